@@ -1,0 +1,1 @@
+export const specificationVersion = 'v1' as const;

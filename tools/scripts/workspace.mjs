@@ -1,0 +1,91 @@
+#!/usr/bin/env node
+// The README's entry points. Needs only Node and npm: it fetches the pinned pnpm from the npm
+// registry through npx when pnpm is not installed, installs the workspace, builds it with nx,
+// then runs the main job (`start`) or the whole check suite (`test`).
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { delimiter, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const pnpmSpec = manifest.packageManager; // e.g. "pnpm@10.34.8"
+const pnpmVersion = pnpmSpec.split('@')[1];
+
+const binDir = join(root, 'node_modules', '.bin');
+// nx runs package scripts through pnpm, which the workspace installs as a dev dependency.
+const env = {
+  ...process.env,
+  PATH: `${binDir}${delimiter}${process.env.PATH ?? ''}`,
+  NX_TUI: 'false',
+  NX_DAEMON: 'false',
+  NX_NO_CLOUD: 'true',
+  NX_SKIP_NX_CACHE: process.env.NX_SKIP_NX_CACHE ?? '',
+  ONNXRUNTIME_NODE_INSTALL: 'skip',
+  ORT_DISABLE_TELEMETRY: '1',
+};
+
+function run(command, args, options = {}) {
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env, ...options });
+  if (result.error) throw result.error;
+  if (result.status !== 0) {
+    const reason = result.signal ? `signal ${result.signal}` : `exit code ${result.status}`;
+    console.error(`\nsaccade: \`${command} ${args.join(' ')}\` failed (${reason}).`);
+    process.exit(result.status ?? 1);
+  }
+}
+
+function pnpmCommand() {
+  const probe = spawnSync('pnpm', ['--version'], { encoding: 'utf8', env });
+  if (probe.status === 0 && probe.stdout.trim() === pnpmVersion) return ['pnpm', []];
+  return ['npx', ['--yes', pnpmSpec]];
+}
+
+function install() {
+  const [command, prefix] = pnpmCommand();
+  const frozen = process.env.CI ? ['--frozen-lockfile'] : [];
+  run(command, [...prefix, 'install', ...frozen]);
+}
+
+const nx = join(binDir, 'nx');
+
+// Sums the per-package vitest JSON reports (restored from the nx cache on a cache hit).
+function printTestTotals() {
+  let passed = 0;
+  let failed = 0;
+  let skipped = 0;
+  for (const folder of ['packages', 'packages/envs', 'packages/tools', 'apps']) {
+    const base = join(root, folder);
+    if (!existsSync(base)) continue;
+    for (const name of readdirSync(base)) {
+      const report = join(base, name, '.test-results', 'results.json');
+      if (!existsSync(report)) continue;
+      const results = JSON.parse(readFileSync(report, 'utf8'));
+      passed += results.numPassedTests;
+      failed += results.numFailedTests;
+      skipped += results.numPendingTests + (results.numTodoTests ?? 0);
+    }
+  }
+  console.log(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+}
+const [task = 'test', ...rest] = process.argv.slice(2);
+
+switch (task) {
+  case 'setup':
+    install();
+    run(nx, ['run-many', '-t', 'build']);
+    break;
+  case 'test':
+    install();
+    run(nx, ['run-many', '-t', 'build', 'typecheck', 'lint', 'test', '--outputStyle=static']);
+    printTestTotals();
+    break;
+  case 'start':
+    install();
+    run(nx, ['run-many', '-t', 'build', '--outputStyle=static']);
+    run(process.execPath, [join(root, 'apps', 'runner', 'dist', 'cli.js'), 'train', ...rest]);
+    break;
+  default:
+    console.error(`saccade: unknown workspace task "${task}"; expected one of: setup, test, start.`);
+    process.exit(2);
+}

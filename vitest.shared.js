@@ -1,0 +1,13 @@
+// Shared vitest settings: every package's vitest.config.ts re-exports this. The JSON report lets
+// `npm test` print one closing "N passed, N failed" line over the whole workspace.
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    reporters: ['default', 'json'],
+    outputFile: { json: '.test-results/results.json' },
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+  },
+});
