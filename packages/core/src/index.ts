@@ -1,1 +1,43 @@
-export {};
+// Env registry.
+export { ENV_ID_PATTERN, getEnvSpec, listEnvs, makeEnv, registerEnv, unregisterEnv } from './registry/env-registry';
+export type { MakeEnvSettings, RegisterEnvOptions } from './registry/env-registry';
+
+// Wrappers.
+export { EnvWrapper } from './wrappers/env-wrapper';
+export { OrderEnforcing } from './wrappers/order-enforcing';
+export { RecordEpisodeStatistics } from './wrappers/record-episode-statistics';
+export type { EpisodeStatistics } from './wrappers/record-episode-statistics';
+export { RewardTerms, weightedRewardTerms } from './wrappers/reward-terms';
+export type { RewardTermsSettings, WeightedRewardTerms } from './wrappers/reward-terms';
+export { TimeLimit } from './wrappers/time-limit';
+
+// Output formats.
+export { OUTPUT_FORMATS, formatTemplate } from './formats/output-format';
+export type { FormatTag, OutputFormat } from './formats/output-format';
+export { parseFinalAnswer } from './formats/parse-final-answer';
+export type { FinalAnswer } from './formats/parse-final-answer';
+export { parseFormattedResponse } from './formats/parse-formatted-response';
+export type { ParseFormattedResponseOptions, ParsedResponse } from './formats/parse-formatted-response';
+export { parseJsonSafely } from './formats/parse-json-safely';
+export type { JsonParseResult } from './formats/parse-json-safely';
+export { parsePoints } from './formats/parse-points';
+export type { Point } from './formats/parse-points';
+export { normalizeToolCall, parseToolCalls } from './formats/parse-tool-calls';
+export type { ParseToolCallsOptions, ToolCall, ToolCallParseResult } from './formats/parse-tool-calls';
+export { extractTagContent } from './formats/scan-tags';
+export { splitActions } from './formats/split-actions';
+export type { SplitActionsOptions, SplitActionsResult } from './formats/split-actions';
+
+// Seeded random numbers.
+export { createRng } from './random/create-rng';
+export type { Rng } from './random/create-rng';
+
+// Conformance checks and image helpers.
+export { DEFAULT_BAD_ACTIONS, assertEnv, checkEnv } from './check/check-env';
+export type { CheckEnvOptions, CheckEnvReport, EnvFactory } from './check/check-env';
+export { countImagePlaceholders } from './check/count-image-placeholders';
+export { describeInvalidImage, detectImageMediaType, isImageData } from './check/detect-image-media-type';
+
+// Tools.
+export { defineTool } from './tools/define-tool';
+export type { ToolDefinition } from './tools/define-tool';

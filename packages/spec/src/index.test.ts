@@ -1,3 +1,20 @@
 import { expect, test } from 'vitest';
-import { specificationVersion } from './index';
-test('version', () => expect(specificationVersion).toBe('v1'));
+import * as spec from './index';
+
+test('runtime exports are the constants and the errors only', () => {
+  expect(Object.keys(spec).sort()).toEqual([
+    'ConformanceError',
+    'EnvAlreadyRegisteredError',
+    'EnvNotFoundError',
+    'IMAGE_PLACEHOLDER',
+    'InvalidActionError',
+    'InvalidArgumentError',
+    'InvalidStateError',
+    'SPECIFICATION_VERSION',
+    'SaccadeError',
+    'TimeoutError',
+    'ToolExecutionError',
+  ]);
+  expect(spec.IMAGE_PLACEHOLDER).toBe('<image>');
+  expect(spec.SPECIFICATION_VERSION).toBe('v1');
+});

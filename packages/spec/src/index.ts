@@ -1,1 +1,46 @@
-export const specificationVersion = 'v1' as const;
+// Contracts (types only).
+export type { Agent, AgentActOptions, AgentFinishReason, AgentOutput, AgentResponse, AgentUsage } from './v1/agent';
+export type { Env, EnvInfo, EnvResetOptions, ResetResult, StepResult } from './v1/env';
+export type { EnvSpec } from './v1/env-spec';
+export type { ImageData, ImageMediaType } from './v1/image-data';
+export type { ContentPart, ImagePart, Message, MessageRole, TextPart } from './v1/message';
+export type { Observation } from './v1/observation';
+export type {
+  CheckpointSavedEvent,
+  EpisodeEndEvent,
+  EpisodeStartEvent,
+  EvalEndEvent,
+  LogEvent,
+  RolloutEndEvent,
+  RunEndEvent,
+  RunEvent,
+  RunEventBase,
+  RunEventType,
+  RunStartEvent,
+  TurnEndEvent,
+  UpdateEndEvent,
+} from './v1/run-event';
+export type {
+  StandardSchemaV1,
+  StandardSchemaV1Issue,
+  StandardSchemaV1Props,
+  StandardSchemaV1Result,
+} from './v1/standard-schema';
+export type { Tool, ToolExecuteOptions, ToolResult } from './v1/tool';
+export type { ImageRef, StoredObservation, Trajectory, TrajectoryError, Turn, TurnTiming } from './v1/trajectory';
+
+// Constants.
+export { IMAGE_PLACEHOLDER } from './v1/observation';
+export { SPECIFICATION_VERSION } from './v1/specification-version';
+export type { SpecificationVersion } from './v1/specification-version';
+
+// Errors.
+export { ConformanceError } from './errors/conformance-error';
+export { EnvAlreadyRegisteredError } from './errors/env-already-registered-error';
+export { EnvNotFoundError } from './errors/env-not-found-error';
+export { InvalidActionError } from './errors/invalid-action-error';
+export { InvalidArgumentError } from './errors/invalid-argument-error';
+export { InvalidStateError } from './errors/invalid-state-error';
+export { SaccadeError } from './errors/saccade-error';
+export { TimeoutError } from './errors/timeout-error';
+export { ToolExecutionError } from './errors/tool-execution-error';

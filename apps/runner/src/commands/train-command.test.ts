@@ -1,0 +1,63 @@
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { parse as parseYaml } from 'yaml';
+import { runCli } from '../create-program';
+import { EXIT_SUCCESS, EXIT_USAGE } from '../exit-codes';
+import type { Output } from '../output';
+
+const scratch = mkdtempSync(join(tmpdir(), 'saccade-train-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+function capture(): Output & { out: string[]; err: string[] } {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { out, err, log: (line) => out.push(line), error: (line) => err.push(line) };
+}
+
+describe('saccade train', () => {
+  test('a short run leaves a complete run folder', async () => {
+    const output = capture();
+    const { exitCode } = await runCli(
+      ['train', '--preset', 'tiny', '--steps', '4', '--batch-size', '4', '--eval-every', '2', '--eval-episodes', '3', '--name', 'short', '--out', scratch],
+      output,
+    );
+    expect(output.err).toEqual([]);
+    expect(exitCode).toBe(EXIT_SUCCESS);
+    const folder = join(scratch, 'short');
+    expect(readdirSync(folder).sort()).toEqual(['checkpoints', 'config.yaml', 'events.jsonl', 'metrics.jsonl', 'summary.json']);
+    const config = parseYaml(readFileSync(join(folder, 'config.yaml'), 'utf8'));
+    expect(config).toMatchObject({ env: { id: 'saccade/FrozenLake-v1' }, model: { preset: 'tiny' }, sft: { steps: 4, batchSize: 4 } });
+    const events = readFileSync(join(folder, 'events.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { type: string });
+    expect(events[0]?.type).toBe('run-start');
+    expect(events.at(-1)?.type).toBe('run-end');
+    expect(events.filter((event) => event.type === 'update-end')).toHaveLength(4);
+    expect(events.filter((event) => event.type === 'eval-end')).toHaveLength(3);
+    const metrics = readFileSync(join(folder, 'metrics.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { kind: string; step: number });
+    expect(metrics.map((row) => `${row.kind}@${row.step}`)).toEqual(['eval@0', 'train@1', 'train@2', 'eval@2', 'train@3', 'train@4', 'eval@4']);
+    const summary = JSON.parse(readFileSync(join(folder, 'summary.json'), 'utf8')) as { status: string; steps: number };
+    expect(summary).toMatchObject({ status: 'completed', steps: 4 });
+    expect(existsSync(join(folder, 'checkpoints', '4', 'weights.bin'))).toBe(true);
+    expect(output.out.at(-1)).toMatch(/^done: 4 steps in \d+ s; held-out success \d+\.\d% → \d+\.\d%\. Run folder: /);
+  });
+
+  test('an unknown config key and a wrong type are usage errors naming the key', async () => {
+    const file = join(scratch, 'bad.yaml');
+    writeFileSync(file, 'sft:\n  steps: many\n  stepz: 3\n');
+    const output = capture();
+    const { exitCode } = await runCli(['train', '--config', file, '--out', scratch], output);
+    expect(exitCode).toBe(EXIT_USAGE);
+    const message = output.err.join('\n');
+    expect(message).toContain(`Invalid configuration in ${file}`);
+    expect(message).toContain('sft.steps: Invalid input: expected number, received string');
+    expect(message).toContain('sft: unknown key(s) "stepz"');
+  });
+
+  test('a missing config file is a usage error', async () => {
+    const output = capture();
+    const { exitCode } = await runCli(['train', '--config', join(scratch, 'missing.yaml')], output);
+    expect(exitCode).toBe(EXIT_USAGE);
+    expect(output.err.join('\n')).toContain('cannot read the file');
+  });
+});

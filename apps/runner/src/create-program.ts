@@ -1,0 +1,40 @@
+import { Command, CommanderError } from 'commander';
+import { registerBuiltinEnvs } from './builtin-envs';
+import { envsCommand } from './commands/envs-command';
+import { trainCommand } from './commands/train-command';
+import { EXIT_SUCCESS, EXIT_USAGE } from './exit-codes';
+import { consoleOutput, type Output } from './output';
+
+export interface RunCliResult {
+  exitCode: number;
+}
+
+/** Builds the `saccade` command tree. */
+export function createProgram(output: Output, setExitCode: (code: number) => void): Command {
+  registerBuiltinEnvs();
+  const program = new Command('saccade')
+    .description('Saccade: train and evaluate vision-language agents that think with images and use tools')
+    .exitOverride()
+    .configureOutput({ writeOut: (text) => output.log(text.trimEnd()), writeErr: (text) => output.error(text.trimEnd()) });
+  program.addCommand(envsCommand(output, setExitCode));
+  program.addCommand(trainCommand(output, setExitCode));
+  return program;
+}
+
+/** Runs the CLI on `argv` (without the node and script entries) and returns the exit code. */
+export async function runCli(argv: string[], output: Output = consoleOutput): Promise<RunCliResult> {
+  let exitCode = EXIT_SUCCESS;
+  const program = createProgram(output, (code) => {
+    exitCode = code;
+  });
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // --help and --version end through here with exit code 0.
+      return { exitCode: error.exitCode === 0 ? EXIT_SUCCESS : EXIT_USAGE };
+    }
+    throw error;
+  }
+  return { exitCode };
+}

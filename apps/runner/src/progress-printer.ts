@@ -1,0 +1,46 @@
+import type { RunEvent } from '@saccade/spec';
+import type { Output } from './output';
+
+export interface ProgressPrinterSettings {
+  totalSteps: number;
+  /** On a terminal one status line is redrawn in place; otherwise plain lines at most this often. */
+  interactive: boolean;
+  intervalSeconds?: number;
+  /** Redraws the status line (terminal only). */
+  writeStatus?: (line: string) => void;
+}
+
+/** Turns run events into what a person watching a headless run wants: rate, ETA, eval results. */
+export function createProgressPrinter(output: Output, settings: ProgressPrinterSettings): (event: RunEvent) => void {
+  const interval = (settings.intervalSeconds ?? 10) * 1000;
+  let lastPrinted = 0;
+  return (event) => {
+    if (event.type === 'update-end') {
+      const { loss = NaN, tokensPerSecond = NaN, seconds = 0 } = event.metrics;
+      const perStep = seconds / event.step;
+      const eta = perStep * (settings.totalSteps - event.step);
+      const line = `step ${event.step}/${settings.totalSteps}  loss ${loss.toFixed(4)}  ${Math.round(tokensPerSecond)} tokens/s  ${formatDuration(seconds)} elapsed, ETA ${formatDuration(eta)}`;
+      if (settings.interactive && settings.writeStatus) settings.writeStatus(line);
+      else if (Date.now() - lastPrinted >= interval) {
+        lastPrinted = Date.now();
+        output.log(line);
+      }
+    } else if (event.type === 'eval-end') {
+      if (settings.interactive && settings.writeStatus) settings.writeStatus('');
+      const { success = 0, formatRate = 0, meanReward = 0, episodes = 0 } = event.metrics;
+      output.log(
+        `eval @ step ${event.step}: success ${(success * 100).toFixed(1)}% of ${episodes} held-out episodes, format ${(formatRate * 100).toFixed(1)}%, mean reward ${meanReward.toFixed(2)}`,
+      );
+    } else if (event.type === 'log' || event.type === 'checkpoint-saved') {
+      if (settings.interactive && settings.writeStatus) settings.writeStatus('');
+      output.log(event.type === 'log' ? event.message : `checkpoint saved: ${event.path}`);
+    }
+  };
+}
+
+export function formatDuration(seconds: number): string {
+  if (!Number.isFinite(seconds) || seconds < 0) return '?';
+  const minutes = Math.floor(seconds / 60);
+  const rest = Math.round(seconds % 60);
+  return minutes > 0 ? `${minutes}m${String(rest).padStart(2, '0')}s` : `${rest}s`;
+}

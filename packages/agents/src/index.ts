@@ -1,0 +1,47 @@
+// OpenAI-compatible servers (vLLM, SGLang, llama.cpp, OpenAI).
+export { createOpenAICompatibleAgent } from './openai/create-openai-compatible-agent';
+export type {
+  OpenAICompatibleActOptions,
+  OpenAICompatibleAgent,
+  OpenAICompatibleAgentSettings,
+} from './openai/create-openai-compatible-agent';
+export { ImageUrlEncoder, toChatMessages } from './openai/to-chat-messages';
+export type { ChatContentPart, ChatMessage } from './openai/to-chat-messages';
+export { backoffDelayMs, postJsonWithRetry, retryAfterMs } from './openai/post-with-retry';
+export type { PostJsonOptions, PostJsonResult, RetryPolicy } from './openai/post-with-retry';
+export { createLimiter } from './create-limiter';
+export type { Limiter } from './create-limiter';
+
+// Scripted agents and the mock.
+export { createOracleAgent, envChain, findOracle, isOracleCapable } from './scripted/oracle-agent';
+export type { OracleAgentSettings, OracleCapable } from './scripted/oracle-agent';
+export { createRandomAgent } from './scripted/random-agent';
+export type { RandomAgentSettings } from './scripted/random-agent';
+export { writeFormattedResponse } from './scripted/format-response';
+export { createReplayAgent } from './scripted/replay-agent';
+export type { ReplayAgent, ReplayAgentSettings } from './scripted/replay-agent';
+export { parseTrajectoriesJsonl, readTrajectories, readTrajectoriesSync, trajectorySchema } from './scripted/read-trajectories';
+export { MockAgent, createMockAgent } from './scripted/mock-agent';
+export type { MockAgentSettings, MockResponse, RecordedCall } from './scripted/mock-agent';
+
+// Prompt building and VISTA reflection feedback.
+export { applyHistoryWindow } from './prompt/apply-history-window';
+export { buildMessages } from './prompt/build-messages';
+export type { BuildMessagesOptions, HistoryTurn } from './prompt/build-messages';
+export { observationToContent } from './prompt/observation-to-content';
+export {
+  attemptsRemainingText,
+  formatErrorFeedback,
+  numericDirection,
+  numericDirectionHint,
+  parseNumericAnswer,
+  reflectionFeedback,
+} from './prompt/reflection-feedback';
+export type { NumericDirection, ReflectionFeedbackOptions } from './prompt/reflection-feedback';
+
+// Errors.
+export { AgentRequestError } from './errors/agent-request-error';
+export type { AgentRequestFailure } from './errors/agent-request-error';
+export { AgentResponseError } from './errors/agent-response-error';
+export { OracleNotFoundError } from './errors/oracle-not-found-error';
+export { TrajectoryFileError } from './errors/trajectory-file-error';

@@ -1,0 +1,102 @@
+import { InvalidArgumentError, type ImageData, type Message } from '@saccade/spec';
+import { describe, expect, it } from 'vitest';
+import { applyHistoryWindow } from './apply-history-window';
+import { buildMessages } from './build-messages';
+import { observationToContent } from './observation-to-content';
+import { attemptsRemainingText, formatErrorFeedback, numericDirection, parseNumericAnswer, reflectionFeedback } from './reflection-feedback';
+
+const imageA: ImageData = { data: new Uint8Array([1]), mediaType: 'image/png' };
+const imageB: ImageData = { data: new Uint8Array([2]), mediaType: 'image/png' };
+
+describe('observationToContent', () => {
+  it('splits text on <image> into text and image parts in order', () => {
+    expect(observationToContent({ text: 'A <image> B <image><image>', images: [imageA, imageB, imageA] })).toEqual([
+      { type: 'text', text: 'A ' },
+      { type: 'image', image: imageA },
+      { type: 'text', text: ' B ' },
+      { type: 'image', image: imageB },
+      { type: 'image', image: imageA },
+    ]);
+  });
+
+  it('refuses a count mismatch, saying both counts', () => {
+    const mismatch = () => observationToContent({ text: 'one <image>', images: [imageA, imageB] });
+    expect(mismatch).toThrow(InvalidArgumentError);
+    expect(mismatch).toThrow(/1 <image> placeholder but 2 images/);
+  });
+});
+
+describe('buildMessages', () => {
+  const turn = (index: number) => ({ observation: { text: `o${index} <image>`, images: [imageA] }, action: `a${index}` });
+
+  it('builds system, history pairs and the current observation', () => {
+    const messages = buildMessages({ systemPrompt: 'S', history: [turn(0)], observation: { text: 'now', images: [] } });
+    expect(messages).toEqual([
+      { role: 'system', content: 'S' },
+      { role: 'user', content: [{ type: 'text', text: 'o0 ' }, { type: 'image', image: imageA }] },
+      { role: 'assistant', content: 'a0' },
+      { role: 'user', content: [{ type: 'text', text: 'now' }] },
+    ]);
+  });
+
+  it('keeps only the last historyWindow turns', () => {
+    const messages = buildMessages({ systemPrompt: 'S', history: [turn(0), turn(1), turn(2)], observation: { text: 'now', images: [] }, historyWindow: 2 });
+    expect(messages.filter((message) => message.role === 'assistant').map((message) => message.content)).toEqual(['a1', 'a2']);
+    expect(messages[0]).toEqual({ role: 'system', content: 'S' });
+    expect(messages).toHaveLength(6);
+  });
+});
+
+describe('applyHistoryWindow', () => {
+  const chat: Message[] = [
+    { role: 'system', content: 'S' },
+    { role: 'user', content: 'u0' },
+    { role: 'assistant', content: 'a0' },
+    { role: 'user', content: 'u1' },
+    { role: 'user', content: 'u1b' },
+    { role: 'assistant', content: 'a1' },
+    { role: 'user', content: 'u2' },
+  ];
+  const texts = (messages: Message[]) => messages.map((message) => message.content);
+
+  it('keeps the system message, the last K exchanges and the current turn', () => {
+    expect(texts(applyHistoryWindow(chat, 1))).toEqual(['S', 'u1', 'u1b', 'a1', 'u2']);
+    expect(texts(applyHistoryWindow(chat, 0))).toEqual(['S', 'u2']);
+    expect(applyHistoryWindow(chat, Infinity)).toEqual(chat);
+  });
+
+  it('refuses a negative window', () => {
+    expect(() => applyHistoryWindow(chat, -1)).toThrow(/historyWindow/);
+  });
+});
+
+describe('reflection feedback (VISTA-Gym)', () => {
+  it('says the answer is wrong, hints the direction and counts attempts', () => {
+    expect(reflectionFeedback({ answer: '12', expected: '10', attemptsRemaining: 2 })).toBe(
+      "Your answer '12' is incorrect. Hint: your answer is too high. You have 2 attempts remaining. Please reflect on your reasoning and try again.",
+    );
+    expect(reflectionFeedback({ answer: ' 7.5 ', expected: 10, attemptsRemaining: 1 })).toBe(
+      "Your answer '7.5' is incorrect. Hint: your answer is too low. This is your LAST attempt. Please reflect on your reasoning and try again.",
+    );
+  });
+
+  it('gives no direction for non-numbers or when asked not to', () => {
+    expect(reflectionFeedback({ answer: 'cat', expected: 'dog', attemptsRemaining: 2 })).not.toContain('Hint');
+    expect(reflectionFeedback({ answer: '3', expected: 4, attemptsRemaining: 2, directionHint: false })).not.toContain('Hint');
+  });
+
+  it('reads numbers as VQA answers write them', () => {
+    expect(parseNumericAnswer('1,200')).toBe(1200);
+    expect(parseNumericAnswer('45%')).toBe(45);
+    expect(parseNumericAnswer('$7')).toBe(7);
+    expect(parseNumericAnswer('-3.5e2')).toBe(-350);
+    expect(parseNumericAnswer('12 apples')).toBeUndefined();
+    expect(numericDirection('5', '5.0')).toBeUndefined();
+  });
+
+  it('words attempts and format errors', () => {
+    expect(attemptsRemainingText(3)).toBe('You have 3 attempts remaining.');
+    expect(() => attemptsRemainingText(0)).toThrow(/attemptsRemaining/);
+    expect(formatErrorFeedback({ expectedFormat: '<answer>…</answer>', attemptsRemaining: 1 })).toContain('This is your LAST attempt.');
+  });
+});

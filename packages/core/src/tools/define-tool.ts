@@ -1,0 +1,20 @@
+import type { Tool } from '@saccade/spec';
+
+/** A tool as written by its author: a `Tool` without the version field. */
+export type ToolDefinition<INPUT> = Omit<Tool<INPUT>, 'specificationVersion'> & { specificationVersion?: 'v1' };
+
+/**
+ * Defines a tool; returns it typed, with `specificationVersion: 'v1'` (like the AI SDK's `tool()`).
+ * The `execute` input type comes from the schema (zod 4 and any Standard Schema work).
+ *
+ * @example
+ * const calculator = defineTool({
+ *   name: 'calculator',
+ *   description: 'Adds two numbers.',
+ *   inputSchema: z.object({ a: z.number(), b: z.number() }),
+ *   execute: async ({ a, b }) => ({ text: String(a + b) }),
+ * });
+ */
+export function defineTool<INPUT>(definition: ToolDefinition<INPUT>): Tool<INPUT> {
+  return { ...definition, specificationVersion: 'v1' };
+}

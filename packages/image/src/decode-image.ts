@@ -1,0 +1,19 @@
+import type { ImageSource, RawImage, ReadOptions } from './encoded-image.js';
+import { finishRaw } from './finish-image.js';
+import { openImage } from './open-image.js';
+
+export interface DecodeImageOptions extends ReadOptions {
+  /** Force RGB (3, alpha dropped) or RGBA (4, opaque alpha added). Default: 4 if the image has alpha, else 3. */
+  channels?: 3 | 4;
+}
+
+/** Decodes to interleaved 8-bit RGB or RGBA pixels; greyscale becomes RGB. */
+export async function decodeImage(source: ImageSource, options: DecodeImageOptions = {}): Promise<RawImage> {
+  const opened = await openImage(source, options);
+  const channels = options.channels ?? (opened.hasAlpha ? 4 : 3);
+  const pipeline = opened.pipeline.toColourspace('srgb');
+  if (channels === 4) pipeline.ensureAlpha();
+  else pipeline.removeAlpha();
+  const raw = await finishRaw(opened, pipeline);
+  return { data: raw.data, width: raw.width, height: raw.height, channels };
+}

@@ -1,0 +1,29 @@
+import type { ImageMediaType, ImageSource, ReadOptions } from './encoded-image.js';
+import { openImage } from './open-image.js';
+
+export interface ImageMetadata {
+  width: number;
+  height: number;
+  channels: number;
+  hasAlpha: boolean;
+  /** PNG, JPEG or WebP; undefined for raw pixels and formats converted on load (GIF, TIFF, AVIF). */
+  mediaType: ImageMediaType | undefined;
+  /** sharp's format name: 'png', 'jpeg', 'webp', 'gif', 'tiff', 'heif', 'raw'. */
+  format: string;
+  /** Size of the encoded input; undefined for raw pixels. */
+  byteLength: number | undefined;
+}
+
+/** Header facts; reads the header only, never the pixels. */
+export async function imageMetadata(source: ImageSource, options: ReadOptions = {}): Promise<ImageMetadata> {
+  const { width, height, channels, hasAlpha, mediaType, format, bytes } = await openImage(source, options);
+  return { width, height, channels, hasAlpha, mediaType, format, byteLength: bytes?.length };
+}
+
+export async function imageSize(
+  source: ImageSource,
+  options: ReadOptions = {},
+): Promise<{ width: number; height: number }> {
+  const { width, height } = await openImage(source, options);
+  return { width, height };
+}

@@ -1,0 +1,85 @@
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { initBackend, solidImage } from '../test/helpers';
+import {
+  applyChatTemplate,
+  CheckpointError,
+  createAdamOptimizer,
+  imageTokenCount,
+  loadCheckpoint,
+  loadCheckpointWeights,
+  saveCheckpoint,
+  sftStep,
+  VisionLanguageModel,
+  type SftExample,
+} from './index';
+
+let folder: string;
+beforeAll(async () => {
+  await initBackend();
+  folder = await mkdtemp(join(tmpdir(), 'saccade-models-'));
+});
+afterAll(() => rm(folder, { recursive: true, force: true }));
+
+function examples(model: VisionLanguageModel): SftExample[] {
+  const sequence = applyChatTemplate(
+    model.tokenizer,
+    [
+      { role: 'user', content: [{ type: 'image', image: { data: new Uint8Array(), mediaType: 'image/png' } }] },
+      { role: 'assistant', content: '<answer>Left</answer>' },
+    ],
+    { imageTokens: imageTokenCount(model.config), addGenerationPrompt: false },
+  );
+  return [{ tokens: sequence.tokens, images: [solidImage(64, [10, 200, 90])], lossMask: sequence.assistantMask }];
+}
+
+describe('checkpoints', () => {
+  it('round-trips weights and Adam state: same outputs, same next step', async () => {
+    const model = VisionLanguageModel.create({ preset: 'tiny', seed: 7 });
+    const optimizer = createAdamOptimizer({ learningRate: 3e-3 });
+    const batch = examples(model);
+    for (let step = 0; step < 3; step++) sftStep(model, optimizer, batch);
+    const path = join(folder, 'step-3');
+    await saveCheckpoint(path, { model, optimizer, metadata: { step: 3 } });
+    // Saving again over it replaces it atomically and leaves no temporary folder behind.
+    await saveCheckpoint(path, { model, optimizer, metadata: { step: 3 } });
+    expect((await readdir(folder)).sort()).toEqual(['step-3']);
+
+    const loaded = await loadCheckpoint(path, { expectedConfig: model.config });
+    expect(loaded.metadata).toEqual({ step: 3 });
+    const prompt = { tokens: batch[0]?.tokens.slice(0, -4) ?? [], images: batch[0]?.images ?? [] };
+    const options = { prompts: [prompt], n: 2, maxTokens: 6, seed: 3 };
+    expect(await loaded.model.generate(options)).toEqual(await model.generate(options));
+    const fresh = VisionLanguageModel.create({ preset: 'tiny', seed: 99 });
+    await loadCheckpointWeights(path, fresh);
+    expect(await fresh.generate(options)).toEqual(await loaded.model.generate(options));
+    // Adam moments and step survived: the next update is the same.
+    const next = sftStep(model, optimizer, batch).loss;
+    const nextLoaded = sftStep(loaded.model, loaded.optimizer ?? createAdamOptimizer({ learningRate: 0 }), batch).loss;
+    expect(nextLoaded).toBeCloseTo(next, 5);
+    const after = sftStep(model, optimizer, batch).loss;
+    const afterLoaded = sftStep(loaded.model, loaded.optimizer ?? createAdamOptimizer({ learningRate: 0 }), batch).loss;
+    expect(afterLoaded).toBeCloseTo(after, 4);
+
+    optimizer.dispose();
+    loaded.optimizer?.dispose();
+    [model, loaded.model, fresh].forEach((m) => m.dispose());
+  });
+
+  it('refuses a checkpoint of another config, naming the field', async () => {
+    const model = VisionLanguageModel.create({ preset: 'tiny' });
+    const path = join(folder, 'tiny');
+    await saveCheckpoint(path, { model });
+    const other = VisionLanguageModel.create({ preset: 'tiny', config: { decoderLayers: 2 } });
+    const error = await loadCheckpointWeights(path, other).catch((caught: unknown) => caught);
+    expect(CheckpointError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ name: 'Saccade_CheckpointError', field: 'decoderLayers', expected: 2, received: 1 });
+    expect((error as Error).message).toContain('decoderLayers');
+    const missing = await loadCheckpoint(join(folder, 'nothing')).catch((caught: unknown) => caught);
+    expect(CheckpointError.isInstance(missing)).toBe(true);
+    model.dispose();
+    other.dispose();
+  });
+});

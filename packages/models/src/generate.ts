@@ -1,0 +1,245 @@
+import * as tf from '@tensorflow/tfjs-core';
+import type { ModelSequence } from './model-inputs';
+import { sampleToken, type SampleSettings } from './sample-token';
+import { createRandom } from './seeded-random';
+import { transformerBlockStep } from './transformer-layers';
+import type { VisionLanguageModel } from './vision-language-model';
+
+export interface GenerateOptions {
+  /** Prompts (usually ending in `<|assistant|>`), each with its images. */
+  prompts: readonly ModelSequence[];
+  /** Samples per prompt (default 1). */
+  n?: number;
+  /** Default 1; 0 is greedy. */
+  temperature?: number;
+  /** Default 1 (off). */
+  topP?: number;
+  /** Generated tokens per sample, the end token included (default 64; capped by maxSequenceLength). */
+  maxTokens?: number;
+  /** Stop once the text contains one of these (it stays in the text). */
+  stop?: readonly string[];
+  /** Seed of the sampler (default 0): same seed, same samples. */
+  seed?: number;
+  /** Decode with a KV cache (default true); false re-runs every sequence each step, for checking. */
+  useCache?: boolean;
+  signal?: AbortSignal;
+}
+
+export interface GeneratedSample {
+  /** Generated ids; the end token `<|end|>` included when the model wrote it. */
+  tokens: number[];
+  /** Decoded text without control tokens. */
+  text: string;
+  /** Model log-probability of each token (temperature 1; what `logProbsAndValues` recomputes). */
+  logProbs: number[];
+  finishReason: 'stop' | 'length';
+}
+
+interface SampleState extends GeneratedSample {
+  prompt: number;
+  limit: number;
+  done: boolean;
+}
+
+interface DecodeState {
+  logits: tf.Tensor2D;
+  caches: { keys: tf.Tensor4D; values: tf.Tensor4D }[];
+  keyBias: tf.Tensor2D;
+}
+
+/** Samples `n` continuations of each prompt: results[prompt][sample]. */
+export async function generate(model: VisionLanguageModel, options: GenerateOptions): Promise<GeneratedSample[][]> {
+  const { tokenizer, config } = model;
+  const n = options.n ?? 1;
+  const random = createRandom(options.seed ?? 0);
+  const stop = options.stop ?? [];
+  const settings: SampleSettings = {
+    temperature: options.temperature ?? 1,
+    topP: options.topP ?? 1,
+    banned: new Set(
+      [tokenizer.padId, tokenizer.unknownId, tokenizer.bosId, tokenizer.imagePadId, tokenizer.systemId, tokenizer.userId, tokenizer.assistantId],
+    ),
+  };
+  const samples: SampleState[] = [];
+  options.prompts.forEach((prompt, index) => {
+    const limit = Math.max(0, Math.min(options.maxTokens ?? 64, config.maxSequenceLength - prompt.tokens.length));
+    for (let sample = 0; sample < n; sample++) {
+      samples.push({ prompt: index, limit, done: limit === 0, tokens: [], text: '', logProbs: [], finishReason: 'length' });
+    }
+  });
+
+  /** Samples a token for each row's sample (rows of -1 are skipped); returns the rows that go on. */
+  const advance = (logits: Float32Array | Int32Array | Uint8Array, rows: readonly number[]): number[] => {
+    const vocabulary = config.vocabularySize;
+    const next: number[] = [];
+    rows.forEach((sampleIndex, row) => {
+      const sample = sampleIndex >= 0 ? samples[sampleIndex] : undefined;
+      if (!sample) return;
+      const { token, logProb } = sampleToken(logits.subarray(row * vocabulary, (row + 1) * vocabulary), settings, random);
+      sample.tokens.push(token);
+      sample.logProbs.push(logProb);
+      const before = sample.text.length;
+      sample.text += tokenizer.decode([token], { skipControl: true });
+      const hitStop = stop.some((text) => text.length > 0 && sample.text.includes(text, Math.max(0, before - text.length + 1)));
+      if (token === tokenizer.endId || hitStop) {
+        sample.done = true;
+        sample.finishReason = 'stop';
+      } else if (sample.tokens.length >= sample.limit) sample.done = true;
+      else next.push(row);
+    });
+    return next;
+  };
+
+  const active = samples.flatMap((sample, index) => (sample.done ? [] : [index]));
+  if (active.length > 0) {
+    if (options.useCache ?? true) await decodeWithCache(model, options, samples, active, advance);
+    else await decodeWithoutCache(model, options, samples, active, advance);
+  }
+  return options.prompts.map((_, prompt) =>
+    samples
+      .filter((sample) => sample.prompt === prompt)
+      .map(({ tokens, text, logProbs, finishReason }) => ({ tokens, text, logProbs, finishReason })),
+  );
+}
+
+type Advance = (logits: Float32Array | Int32Array | Uint8Array, rows: readonly number[]) => number[];
+
+function lastColumn(logits: tf.Tensor2D, batch: number, length: number): tf.Tensor2D {
+  const vocabulary = logits.shape[1];
+  return tf.reshape(tf.slice(tf.reshape(logits, [batch, length, vocabulary]), [0, length - 1, 0], [batch, 1, vocabulary]), [batch, vocabulary]);
+}
+
+function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new Error('Generation was aborted.');
+}
+
+/**
+ * Rows of `tensor` (axis 0) in the given order, as slices of contiguous runs and one concat: the
+ * wasm GatherV2 kernel is slow enough on a KV cache to dominate generation.
+ */
+function selectRows<T extends tf.Tensor>(tensor: T, rows: readonly number[]): T {
+  const runs: { start: number; size: number }[] = [];
+  for (const row of rows) {
+    const last = runs[runs.length - 1];
+    if (last && last.start + last.size === row) last.size++;
+    else runs.push({ start: row, size: 1 });
+  }
+  if (runs.length === 1 && runs[0]?.start === 0 && runs[0].size === tensor.shape[0]) return tensor;
+  const rest = tensor.shape.slice(1).map(() => 0);
+  const pieces = runs.map((run) => tf.slice(tensor, [run.start, ...rest], [run.size, ...tensor.shape.slice(1)]));
+  return (pieces.length === 1 ? pieces[0] : tf.concat(pieces, 0)) as T;
+}
+
+/** Repeats each row n times in place ([a, b] → [a, a, b, b]) with a tile, not a gather. */
+function repeatRows<T extends tf.Tensor>(tensor: T, n: number): T {
+  if (n === 1) return tensor;
+  const [rows = 0, ...rest] = tensor.shape;
+  const tiled = tf.tile(tf.reshape(tensor, [rows, 1, ...rest]), [1, n, ...rest.map(() => 1)]);
+  return tf.reshape(tiled, [rows * n, ...rest]) as T;
+}
+
+async function decodeWithCache(
+  model: VisionLanguageModel,
+  options: GenerateOptions,
+  samples: SampleState[],
+  initialActive: number[],
+  advance: Advance,
+): Promise<void> {
+  const { config, tokenizer } = model;
+  const n = options.n ?? 1;
+  // Prefill each prompt once, then repeat its cache for its samples.
+  const inputs = model.prepare(options.prompts, 'left');
+  let state: DecodeState;
+  try {
+    state = tf.tidy(() => {
+      const output = model.forward(inputs, { cache: true });
+      const expand = <T extends tf.Tensor>(tensor: T): T => selectRows(repeatRows(tensor, n), initialActive);
+      // A copy: `inputs` (and its keyBias) is disposed below, and expand may return its argument.
+      const keyBias = inputs.keyBias ? tf.clone(inputs.keyBias) : tf.zeros([inputs.batch, inputs.length]);
+      return {
+        logits: expand(lastColumn(output.logits, inputs.batch, inputs.length)),
+        caches: (output.cache ?? []).map((layer) => ({ keys: expand(layer.keys), values: expand(layer.values) })),
+        keyBias: expand(keyBias as tf.Tensor2D),
+      };
+    });
+  } finally {
+    inputs.dispose();
+  }
+  // The sample each cache row decodes, or -1 once it finished: finished rows stay (fed padding)
+  // until a quarter of the rows are finished, then the cache is compacted in one go.
+  let rows: number[] = [...initialActive];
+  try {
+    for (;;) {
+      throwIfAborted(options.signal);
+      const logits = (await state.logits.data()) as Float32Array;
+      const going = new Set(advance(logits, rows));
+      rows = rows.map((sample, row) => (going.has(row) ? sample : -1));
+      if (going.size === 0) break;
+      const keep = rows.flatMap((sample, row) => (sample >= 0 ? [row] : []));
+      const compact = rows.length - keep.length >= Math.max(1, rows.length / 4);
+      if (compact) rows = keep.map((row) => rows[row] ?? -1);
+      const previous = state;
+      const last = (sample: number): { token: number; position: number } => {
+        const state = samples[sample];
+        if (!state) return { token: tokenizer.padId, position: 0 };
+        const promptLength = options.prompts[state.prompt]?.tokens.length ?? 0;
+        return { token: state.tokens.at(-1) ?? tokenizer.padId, position: promptLength + state.tokens.length - 1 };
+      };
+      const steps = rows.map((sample) => (sample >= 0 ? last(sample) : { token: tokenizer.padId, position: 0 }));
+      state = tf.tidy(() => {
+        const select = <T extends tf.Tensor>(tensor: T): T => (compact ? selectRows(tensor, keep) : tensor);
+        const keyBias = tf.concat([select(previous.keyBias), tf.zeros([rows.length, 1])], 1) as tf.Tensor2D;
+        let x = tf.add(
+          tf.gather(model.weight('token.embedding'), tf.tensor1d(steps.map((step) => step.token), 'int32')),
+          tf.gather(model.weight('position.embedding'), tf.tensor1d(steps.map((step) => step.position), 'int32')),
+        ) as tf.Tensor2D;
+        const caches = previous.caches.map((layer, index) => {
+          const step = transformerBlockStep(
+            x,
+            model.weight,
+            `decoder.${index}`,
+            { keys: select(layer.keys), values: select(layer.values) },
+            keyBias,
+            config.headCount,
+            config.layerNormEpsilon,
+          );
+          x = step.output;
+          return { keys: step.keys, values: step.values };
+        });
+        return { logits: model.heads(x).logits, caches, keyBias };
+      });
+      disposeState(previous);
+    }
+  } finally {
+    disposeState(state);
+  }
+}
+
+function disposeState(state: DecodeState): void {
+  tf.dispose([state.logits, state.keyBias, ...state.caches.flatMap((layer) => [layer.keys, layer.values])]);
+}
+
+async function decodeWithoutCache(
+  model: VisionLanguageModel,
+  options: GenerateOptions,
+  samples: SampleState[],
+  initialActive: number[],
+  advance: Advance,
+): Promise<void> {
+  let active = initialActive;
+  while (active.length > 0) {
+    throwIfAborted(options.signal);
+    const sequences = active.map((index) => {
+      const sample = samples[index];
+      const prompt = options.prompts[sample?.prompt ?? 0];
+      return { tokens: [...(prompt?.tokens ?? []), ...(sample?.tokens ?? [])], images: prompt?.images ?? [] };
+    });
+    const inputs = model.prepare(sequences, 'left');
+    const logits = tf.tidy(() => lastColumn(model.forward(inputs).logits, inputs.batch, inputs.length));
+    inputs.dispose();
+    const data = (await logits.data()) as Float32Array;
+    logits.dispose();
+    const keep = advance(data, active);
+    active = keep.map((row) => active[row] ?? 0);
+  }
+}

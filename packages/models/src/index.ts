@@ -1,0 +1,58 @@
+// The model.
+export { VisionLanguageModel, causalBias, resolveModelConfig } from './vision-language-model';
+export type { CreateModelOptions, ForwardOutput, LogProbsAndValues } from './vision-language-model';
+export {
+  MODEL_PRESETS,
+  imageTokenCount,
+  patchDimension,
+  patchGrid,
+  validateModelConfig,
+} from './model-config';
+export type { ModelConfig, ModelPresetName } from './model-config';
+export { countParameters, initialParameterValues, parameterSpecs } from './model-parameters';
+export type { ParameterInit, ParameterSpec } from './model-parameters';
+export { MASKED, prepareInputs } from './model-inputs';
+export type { ModelInputs, ModelSequence, PrepareInputsOptions } from './model-inputs';
+
+// Tokens and chat.
+export { CONTROL_TOKENS, FORMAT_TAGS, Tokenizer } from './tokenizer';
+export type { DecodeOptions, TokenizerJson } from './tokenizer';
+export { applyChatTemplate } from './chat-template';
+export type { ChatSequence, ChatTemplateOptions } from './chat-template';
+
+// Images.
+export type { RgbImage } from './rgb-image';
+export { resizeRgb, writePatches } from './image-patches';
+export { decodeImageData } from './decode-image-data';
+
+// Generation and the agent.
+export { generate } from './generate';
+export type { GenerateOptions, GeneratedSample } from './generate';
+export { sampleToken } from './sample-token';
+export type { SampleSettings, SampledToken } from './sample-token';
+export { createRandom } from './seeded-random';
+export type { RandomSource } from './seeded-random';
+export { createModelAgent } from './model-agent';
+export type { ModelAgentSettings } from './model-agent';
+
+// Training.
+export {
+  applyLoss,
+  clipByGlobalNorm,
+  createAdamOptimizer,
+  maskedCrossEntropy,
+  setLearningRate,
+  sftStep,
+} from './train-step';
+export type { AdamSettings, ApplyLossOptions, ApplyLossResult, ClippedGradients, SftExample } from './train-step';
+
+// Checkpoints.
+export { assertSameConfig, loadCheckpoint, loadCheckpointWeights, saveCheckpoint } from './checkpoint';
+export type {
+  CheckpointManifest,
+  LoadCheckpointOptions,
+  LoadedCheckpoint,
+  SaveCheckpointOptions,
+  TensorEntry,
+} from './checkpoint';
+export { CheckpointError } from './checkpoint-error';

@@ -1,0 +1,46 @@
+import sharp from 'sharp';
+import { beforeAll, expect, it } from 'vitest';
+import { initBackend } from '../test/helpers';
+import { createModelAgent, decodeImageData, VisionLanguageModel } from './index';
+
+beforeAll(initBackend);
+
+async function png(size: number, colour: { r: number; g: number; b: number }): Promise<Uint8Array> {
+  return new Uint8Array(await sharp({ create: { width: size, height: size, channels: 3, background: colour } }).png().toBuffer());
+}
+
+it('decodes and box-resizes PNG images to the model size', async () => {
+  const image = await decodeImageData({ data: await png(256, { r: 200, g: 10, b: 30 }), mediaType: 'image/png' }, 64);
+  expect(image.width).toBe(64);
+  expect(Array.from(image.data.slice(0, 3))).toEqual([200, 10, 30]);
+  const odd = await decodeImageData({ data: await png(100, { r: 1, g: 2, b: 3 }), mediaType: 'image/png' }, 64);
+  expect(odd.data).toHaveLength(64 * 64 * 3);
+});
+
+it('acts as a spec Agent over messages with images', async () => {
+  const model = VisionLanguageModel.create({ preset: 'tiny' });
+  const agent = createModelAgent({ model, maxTokens: 5, seed: 1 });
+  expect(agent.specificationVersion).toBe('v1');
+  const messages = [
+    { role: 'system' as const, content: 'Play.' },
+    {
+      role: 'user' as const,
+      content: [
+        { type: 'text' as const, text: 'Look:' },
+        { type: 'image' as const, image: { data: await png(64, { r: 0, g: 0, b: 255 }), mediaType: 'image/png' as const } },
+      ],
+    },
+  ];
+  const response = await agent.act({ messages, n: 3 });
+  expect(response.outputs).toHaveLength(3);
+  for (const output of response.outputs) {
+    expect(output.tokens?.length).toBeGreaterThan(0);
+    expect(output.logprobs).toHaveLength(output.tokens?.length ?? -1);
+    expect(typeof output.text).toBe('string');
+  }
+  expect(response.usage?.inputTokens).toBeGreaterThan(16);
+  const aborted = new AbortController();
+  aborted.abort();
+  await expect(agent.act({ messages, signal: aborted.signal })).rejects.toBeDefined();
+  model.dispose();
+});

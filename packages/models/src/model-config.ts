@@ -1,0 +1,78 @@
+/** The shape of a model: everything a checkpoint must agree on to be loaded. */
+export interface ModelConfig {
+  /** Tokens the tokenizer knows (the embedding and LM-head rows). */
+  vocabularySize: number;
+  /** Images are resized to imageSize × imageSize RGB before encoding. */
+  imageSize: number;
+  /** Square patch side in pixels; imageSize / patchSize patches per side become the image tokens. */
+  patchSize: number;
+  /** Width of every hidden state (encoder and decoder). */
+  modelDimension: number;
+  headCount: number;
+  /** Bidirectional transformer layers over the image tokens. */
+  encoderLayers: number;
+  /** Causal transformer layers over [image tokens, text tokens]. */
+  decoderLayers: number;
+  /** Hidden width of each MLP as a multiple of modelDimension. */
+  mlpRatio: number;
+  /** Positions the decoder has embeddings for (prompt + answer). */
+  maxSequenceLength: number;
+  layerNormEpsilon: number;
+}
+
+export type ModelPresetName = 'tiny' | 'small';
+
+const base = { imageSize: 64, patchSize: 16, maxSequenceLength: 512, layerNormEpsilon: 1e-5 };
+
+/**
+ * `tiny` is for tests (seconds to train); `small` is the default run's policy: one 16 px patch per
+ * FrozenLake cell, so each image token is one cell and its 2-D position says row and column.
+ */
+export const MODEL_PRESETS: Readonly<Record<ModelPresetName, Omit<ModelConfig, 'vocabularySize'>>> = {
+  tiny: { ...base, modelDimension: 32, headCount: 2, encoderLayers: 1, decoderLayers: 1, mlpRatio: 2, maxSequenceLength: 256 },
+  small: { ...base, modelDimension: 128, headCount: 4, encoderLayers: 1, decoderLayers: 2, mlpRatio: 4 },
+};
+
+export function patchGrid(config: ModelConfig): number {
+  return config.imageSize / config.patchSize;
+}
+
+/** Image tokens per image. */
+export function imageTokenCount(config: ModelConfig): number {
+  return patchGrid(config) ** 2;
+}
+
+export function patchDimension(config: ModelConfig): number {
+  return config.patchSize * config.patchSize * 3;
+}
+
+/** Throws on a config that cannot build a model; returns it otherwise. */
+export function validateModelConfig(config: ModelConfig): ModelConfig {
+  const positive = [
+    'vocabularySize',
+    'imageSize',
+    'patchSize',
+    'modelDimension',
+    'headCount',
+    'decoderLayers',
+    'mlpRatio',
+    'maxSequenceLength',
+  ] as const;
+  for (const key of positive) {
+    if (!Number.isInteger(config[key]) || config[key] <= 0) {
+      throw new RangeError(`ModelConfig.${key} must be a positive integer; got ${String(config[key])}.`);
+    }
+  }
+  if (!Number.isInteger(config.encoderLayers) || config.encoderLayers < 0) {
+    throw new RangeError(`ModelConfig.encoderLayers must be a non-negative integer; got ${config.encoderLayers}.`);
+  }
+  if (config.imageSize % config.patchSize !== 0) {
+    throw new RangeError(`ModelConfig.imageSize (${config.imageSize}) must be a multiple of patchSize (${config.patchSize}).`);
+  }
+  if (config.modelDimension % config.headCount !== 0) {
+    throw new RangeError(
+      `ModelConfig.modelDimension (${config.modelDimension}) must be a multiple of headCount (${config.headCount}).`,
+    );
+  }
+  return config;
+}

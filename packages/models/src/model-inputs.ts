@@ -1,0 +1,118 @@
+import * as tf from '@tensorflow/tfjs-core';
+import { InvalidArgumentError } from '@saccade/spec';
+import { imageTokenCount, patchDimension, type ModelConfig } from './model-config';
+import { writePatches } from './image-patches';
+import type { RgbImage } from './rgb-image';
+
+/** One token sequence and the images for its `<image_pad>` runs, in order. */
+export interface ModelSequence {
+  tokens: readonly number[];
+  images?: readonly RgbImage[];
+}
+
+export interface PrepareInputsOptions {
+  /** Right (training: positions line up) or left (generation: every prompt ends at the last column). */
+  padding?: 'right' | 'left';
+  padId: number;
+  imagePadId: number;
+}
+
+/** The tensors a forward pass reads. Owns them: call `dispose()`. */
+export interface ModelInputs {
+  batch: number;
+  length: number;
+  /** Real tokens per row. */
+  lengths: number[];
+  /** Left-padding per row (0 with right padding). */
+  padding: number[];
+  tokens: tf.Tensor2D;
+  positions: tf.Tensor2D;
+  /** Per position: 0 for text, k+1 to take image feature row k. */
+  imageSlots: tf.Tensor1D;
+  /** [image tokens in the batch, patch values], or undefined without images. */
+  patches: tf.Tensor2D | undefined;
+  /** Right padding: every row's positions are 0..length-1 (a slice, not a gather, of the table). */
+  uniformPositions: boolean;
+  /** [batch, length]: 0 for real keys, -1e9 for left padding; undefined with right padding. */
+  keyBias: tf.Tensor2D | undefined;
+  dispose(): void;
+}
+
+export const MASKED = -1e9;
+
+export function prepareInputs(
+  config: ModelConfig,
+  sequences: readonly ModelSequence[],
+  options: PrepareInputsOptions,
+): ModelInputs {
+  if (sequences.length === 0) {
+    throw new InvalidArgumentError({ argument: 'sequences', expected: 'at least one sequence', value: sequences });
+  }
+  const padding = options.padding ?? 'right';
+  const lengths = sequences.map((sequence) => sequence.tokens.length);
+  const length = Math.max(...lengths);
+  if (length > config.maxSequenceLength) {
+    throw new InvalidArgumentError({
+      argument: 'sequences',
+      expected: `sequences of at most maxSequenceLength (${config.maxSequenceLength}) tokens`,
+      value: `a sequence of ${length} tokens`,
+    });
+  }
+  const perImage = imageTokenCount(config);
+  const imageCount = sequences.reduce((sum, sequence) => sum + (sequence.images?.length ?? 0), 0);
+  const batch = sequences.length;
+  const tokens = new Int32Array(batch * length).fill(options.padId);
+  const positions = new Int32Array(batch * length);
+  const slots = new Int32Array(batch * length);
+  const keyBias = padding === 'left' ? new Float32Array(batch * length) : undefined;
+  const patchValues = new Float32Array(imageCount * perImage * patchDimension(config));
+  const pads: number[] = [];
+  let slot = 0;
+  let patchOffset = 0;
+  sequences.forEach((sequence, row) => {
+    const pad = padding === 'left' ? length - sequence.tokens.length : 0;
+    pads.push(pad);
+    const images = sequence.images ?? [];
+    const slotStart = slot;
+    for (let column = 0; column < length; column++) {
+      const index = row * length + column;
+      const position = column - pad;
+      if (position < 0) {
+        if (keyBias) keyBias[index] = MASKED;
+        continue;
+      }
+      positions[index] = position;
+      if (position >= sequence.tokens.length) continue;
+      const token = sequence.tokens[position] ?? options.padId;
+      tokens[index] = token;
+      if (token === options.imagePadId) slots[index] = ++slot;
+    }
+    const used = slot - slotStart;
+    if (used !== images.length * perImage) {
+      throw new InvalidArgumentError({
+        argument: `sequences[${row}]`,
+        expected: `${images.length} image(s) × ${perImage} <image_pad> tokens = ${images.length * perImage}`,
+        value: `${used} <image_pad> tokens`,
+      });
+    }
+    for (const image of images) patchOffset = writePatches(config, image, patchValues, patchOffset);
+  });
+  const inputs: ModelInputs = {
+    batch,
+    length,
+    lengths,
+    padding: pads,
+    tokens: tf.tensor2d(tokens, [batch, length], 'int32'),
+    positions: tf.tensor2d(positions, [batch, length], 'int32'),
+    imageSlots: tf.tensor1d(slots, 'int32'),
+    patches: imageCount > 0 ? tf.tensor2d(patchValues, [imageCount * perImage, patchDimension(config)]) : undefined,
+    uniformPositions: padding === 'right',
+    keyBias: keyBias ? tf.tensor2d(keyBias, [batch, length]) : undefined,
+    dispose() {
+      tf.dispose([inputs.tokens, inputs.positions, inputs.imageSlots]);
+      if (inputs.patches) inputs.patches.dispose();
+      if (inputs.keyBias) inputs.keyBias.dispose();
+    },
+  };
+  return inputs;
+}

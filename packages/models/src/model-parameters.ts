@@ -1,0 +1,94 @@
+import { patchDimension, patchGrid, type ModelConfig } from './model-config';
+import { createRandom, normalSample } from './seeded-random';
+
+export type ParameterInit = { kind: 'normal'; std: number } | { kind: 'zeros' } | { kind: 'ones' };
+
+export interface ParameterSpec {
+  name: string;
+  shape: number[];
+  init: ParameterInit;
+}
+
+const normal = (std: number): ParameterInit => ({ kind: 'normal', std });
+const zeros: ParameterInit = { kind: 'zeros' };
+const ones: ParameterInit = { kind: 'ones' };
+
+function layerSpecs(prefix: string, config: ModelConfig, residualScale: number): ParameterSpec[] {
+  const d = config.modelDimension;
+  const hidden = d * config.mlpRatio;
+  // 1/√fan-in: attention scores and MLP inputs start at unit scale, so attention is not uniform
+  // at step one (GPT-2's 0.02 is tuned for d = 768 and leaves a small model on a long plateau
+  // before it attends to the image cell that matters).
+  const inputStd = 1 / Math.sqrt(d);
+  return [
+    { name: `${prefix}.norm1.gain`, shape: [d], init: ones },
+    { name: `${prefix}.norm1.bias`, shape: [d], init: zeros },
+    { name: `${prefix}.attention.qkv.weight`, shape: [d, 3 * d], init: normal(inputStd) },
+    { name: `${prefix}.attention.qkv.bias`, shape: [3 * d], init: zeros },
+    { name: `${prefix}.attention.output.weight`, shape: [d, d], init: normal(inputStd * residualScale) },
+    { name: `${prefix}.attention.output.bias`, shape: [d], init: zeros },
+    { name: `${prefix}.norm2.gain`, shape: [d], init: ones },
+    { name: `${prefix}.norm2.bias`, shape: [d], init: zeros },
+    { name: `${prefix}.mlp.up.weight`, shape: [d, hidden], init: normal(inputStd) },
+    { name: `${prefix}.mlp.up.bias`, shape: [hidden], init: zeros },
+    { name: `${prefix}.mlp.down.weight`, shape: [hidden, d], init: normal(residualScale / Math.sqrt(hidden)) },
+    { name: `${prefix}.mlp.down.bias`, shape: [d], init: zeros },
+  ];
+}
+
+/**
+ * Every weight of the model, in the canonical order used for gradients, the optimizer state and
+ * checkpoints. The patch projection is followed by a layer norm, so that image tokens start at the
+ * same scale whatever the pixels; row and column embeddings start large enough (0.2) that cells are
+ * told apart from the first step.
+ */
+export function parameterSpecs(config: ModelConfig): ParameterSpec[] {
+  const d = config.modelDimension;
+  const grid = patchGrid(config);
+  const residualScale = 1 / Math.sqrt(2 * Math.max(1, config.decoderLayers));
+  const specs: ParameterSpec[] = [
+    { name: 'image.patch.weight', shape: [patchDimension(config), d], init: normal(1 / Math.sqrt(patchDimension(config))) },
+    { name: 'image.patch.bias', shape: [d], init: zeros },
+    { name: 'image.patchNorm.gain', shape: [d], init: ones },
+    { name: 'image.patchNorm.bias', shape: [d], init: zeros },
+    { name: 'image.row', shape: [grid, d], init: normal(0.2) },
+    { name: 'image.column', shape: [grid, d], init: normal(0.2) },
+  ];
+  for (let layer = 0; layer < config.encoderLayers; layer++) specs.push(...layerSpecs(`encoder.${layer}`, config, residualScale));
+  specs.push(
+    { name: 'image.outputNorm.gain', shape: [d], init: ones },
+    { name: 'image.outputNorm.bias', shape: [d], init: zeros },
+    { name: 'token.embedding', shape: [config.vocabularySize, d], init: normal(0.02) },
+    { name: 'position.embedding', shape: [config.maxSequenceLength, d], init: normal(0.02) },
+  );
+  for (let layer = 0; layer < config.decoderLayers; layer++) specs.push(...layerSpecs(`decoder.${layer}`, config, residualScale));
+  specs.push(
+    { name: 'decoder.norm.gain', shape: [d], init: ones },
+    { name: 'decoder.norm.bias', shape: [d], init: zeros },
+    { name: 'head.weight', shape: [d, config.vocabularySize], init: normal(0.02) },
+    { name: 'head.bias', shape: [config.vocabularySize], init: zeros },
+    { name: 'value.weight', shape: [d, 1], init: zeros },
+    { name: 'value.bias', shape: [1], init: zeros },
+  );
+  return specs;
+}
+
+export function countParameters(config: ModelConfig): number {
+  return parameterSpecs(config).reduce((sum, spec) => sum + spec.shape.reduce((a, b) => a * b, 1), 0);
+}
+
+/** Initial values from a seed, in JS so that every backend (and the PyTorch peer) starts equal. */
+export function initialParameterValues(config: ModelConfig, seed: number): Map<string, Float32Array> {
+  const random = createRandom(seed);
+  const values = new Map<string, Float32Array>();
+  for (const spec of parameterSpecs(config)) {
+    const size = spec.shape.reduce((a, b) => a * b, 1);
+    const array = new Float32Array(size);
+    if (spec.init.kind === 'ones') array.fill(1);
+    else if (spec.init.kind === 'normal') {
+      for (let index = 0; index < size; index++) array[index] = normalSample(random) * spec.init.std;
+    }
+    values.set(spec.name, array);
+  }
+  return values;
+}

@@ -1,0 +1,112 @@
+import * as tf from '@tensorflow/tfjs-core';
+import { InvalidArgumentError } from '@saccade/spec';
+import type { ModelSequence } from './model-inputs';
+import type { VisionLanguageModel } from './vision-language-model';
+
+export interface AdamSettings {
+  learningRate: number;
+  beta1?: number;
+  beta2?: number;
+  epsilon?: number;
+}
+
+/** tf.train.adam with PyTorch's defaults (epsilon 1e-8). */
+export function createAdamOptimizer(settings: AdamSettings): tf.AdamOptimizer {
+  return tf.train.adam(settings.learningRate, settings.beta1 ?? 0.9, settings.beta2 ?? 0.999, settings.epsilon ?? 1e-8);
+}
+
+/** Changes an Adam optimizer's learning rate in place (for schedules; tfjs keeps it as a field). */
+export function setLearningRate(optimizer: tf.AdamOptimizer, learningRate: number): void {
+  (optimizer as unknown as { learningRate: number }).learningRate = learningRate;
+}
+
+export interface ClippedGradients {
+  gradients: tf.Tensor[];
+  /** Global L2 norm before clipping. */
+  norm: tf.Scalar;
+}
+
+/** Scales gradients so their global L2 norm is at most maxNorm (PyTorch's clip_grad_norm_). */
+export function clipByGlobalNorm(gradients: readonly tf.Tensor[], maxNorm: number): ClippedGradients {
+  return tf.tidy(() => {
+    const norm = tf.sqrt(tf.addN(gradients.map((gradient) => tf.sum(tf.square(gradient))))) as tf.Scalar;
+    const scale = tf.minimum(1, tf.div(maxNorm, tf.add(norm, 1e-6)));
+    return { gradients: gradients.map((gradient) => tf.mul(gradient, scale)), norm };
+  });
+}
+
+export interface ApplyLossOptions {
+  /** Clip the global gradient norm to this (default 1; Infinity turns clipping off). */
+  maxGradientNorm?: number;
+}
+
+export interface ApplyLossResult {
+  loss: number;
+  gradientNorm: number;
+}
+
+/**
+ * One optimizer step on a scalar loss over the model's weights: gradients, global-norm clipping,
+ * Adam. Weights that the loss does not reach get zero gradients so Adam's slots stay in order.
+ */
+export function applyLoss(
+  model: VisionLanguageModel,
+  optimizer: tf.Optimizer,
+  loss: () => tf.Scalar,
+  options: ApplyLossOptions = {},
+): ApplyLossResult {
+  const variables = model.trainableVariables;
+  const { value, grads } = tf.variableGrads(loss, variables);
+  const maxNorm = options.maxGradientNorm ?? 1;
+  const ordered = variables.map((variable) => grads[variable.name] ?? tf.zerosLike(variable));
+  const clipped = clipByGlobalNorm(ordered, Number.isFinite(maxNorm) ? maxNorm : Number.MAX_VALUE);
+  optimizer.applyGradients(variables.map((variable, index) => ({ name: variable.name, tensor: clipped.gradients[index] as tf.Tensor })));
+  const result = { loss: value.dataSync()[0] ?? NaN, gradientNorm: clipped.norm.dataSync()[0] ?? NaN };
+  tf.dispose([value, clipped.norm, ...clipped.gradients, ...ordered, ...Object.values(grads)]);
+  return result;
+}
+
+export interface SftExample extends ModelSequence {
+  /** 1 where the token is a target (aligned with tokens), e.g. the chat template's assistantMask. */
+  lossMask: readonly number[];
+}
+
+/** Mean token cross-entropy over the masked tokens of the batch (a differentiable scalar). */
+export function maskedCrossEntropy(model: VisionLanguageModel, examples: readonly SftExample[]): tf.Scalar {
+  const inputs = model.prepare(examples, 'right');
+  try {
+    return tf.tidy(() => {
+      const mask = tf.tensor2d(lossMaskValues(examples, inputs.length), [inputs.batch, inputs.length]);
+      const { logProbs } = model.logProbsAndValues(inputs, { entropies: false });
+      return tf.div(tf.neg(tf.sum(tf.mul(logProbs, mask))), tf.maximum(tf.sum(mask), 1)) as tf.Scalar;
+    });
+  } finally {
+    inputs.dispose();
+  }
+}
+
+/** A supervised step: masked cross-entropy, clipping, Adam. Returns the loss before the update. */
+export function sftStep(
+  model: VisionLanguageModel,
+  optimizer: tf.Optimizer,
+  examples: readonly SftExample[],
+  options: ApplyLossOptions = {},
+): ApplyLossResult {
+  return applyLoss(model, optimizer, () => maskedCrossEntropy(model, examples), options);
+}
+
+function lossMaskValues(examples: readonly SftExample[], length: number): Float32Array {
+  const values = new Float32Array(examples.length * length);
+  examples.forEach((example, row) => {
+    if (example.lossMask.length !== example.tokens.length) {
+      throw new InvalidArgumentError({
+        argument: `examples[${row}].lossMask`,
+        expected: `${example.tokens.length} entries (one per token)`,
+        value: `${example.lossMask.length} entries`,
+      });
+    }
+    // Column 0 has no prediction, so a mask there is ignored.
+    for (let column = 1; column < example.lossMask.length; column++) values[row * length + column] = example.lossMask[column] ?? 0;
+  });
+  return values;
+}

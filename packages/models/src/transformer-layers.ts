@@ -1,0 +1,169 @@
+import * as tf from '@tensorflow/tfjs-core';
+
+/** Looks up a weight by its logical name; the model passes its own map. */
+export type WeightLookup = (name: string) => tf.Tensor;
+
+/**
+ * Layer norm over the last axis with a hand-written gradient: about half the kernels of the
+ * autodiff of moments/rsqrt, which matters on wasm where each kernel has a fixed cost.
+ */
+export function layerNorm(x: tf.Tensor, gain: tf.Tensor, bias: tf.Tensor, epsilon: number): tf.Tensor {
+  const norm = tf.customGrad((...args: (tf.Tensor | tf.GradSaveFunc)[]) => {
+    const [input, g, b, save] = args as [tf.Tensor, tf.Tensor, tf.Tensor, tf.GradSaveFunc];
+    const centred = tf.sub(input, tf.mean(input, -1, true));
+    const inverse = tf.rsqrt(tf.add(tf.mean(tf.mul(centred, centred), -1, true), epsilon));
+    const normalised = tf.mul(centred, inverse);
+    save([normalised, inverse, g]);
+    return {
+      value: tf.add(tf.mul(normalised, g), b),
+      gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {
+        const [xHat, inv, gainValue] = saved as [tf.Tensor, tf.Tensor, tf.Tensor];
+        const rowAxes = Array.from({ length: dy.rank - 1 }, (_, axis) => axis);
+        const dxHat = tf.mul(dy, gainValue);
+        // dx = inv · (dxHat − mean(dxHat) − xHat · mean(dxHat · xHat))
+        const dx = tf.mul(
+          tf.sub(tf.sub(dxHat, tf.mean(dxHat, -1, true)), tf.mul(xHat, tf.mean(tf.mul(dxHat, xHat), -1, true))),
+          inv,
+        );
+        return [dx, tf.sum(tf.mul(dy, xHat), rowAxes), tf.sum(dy, rowAxes)];
+      },
+    };
+  });
+  return (norm as (x: tf.Tensor, g: tf.Tensor, b: tf.Tensor) => tf.Tensor)(x, gain, bias);
+}
+
+const geluScale = Math.sqrt(2 / Math.PI);
+const geluCubic = 0.044715;
+
+/**
+ * GELU, tanh approximation (PyTorch's `approximate='tanh'`), with a hand-written gradient: the
+ * autodiff of `pow(x, 3)` costs more than the rest of the MLP on wasm.
+ */
+export const gelu = tf.customGrad((...args: (tf.Tensor | tf.GradSaveFunc)[]) => {
+  const [x, save] = args as [tf.Tensor, tf.GradSaveFunc];
+  const square = tf.mul(x, x);
+  const inner = tf.mul(tf.mul(x, tf.add(tf.mul(square, geluCubic), 1)), geluScale);
+  const tanh = tf.tanh(inner);
+  save([x, square, tanh]);
+  const value = tf.mul(tf.mul(x, 0.5), tf.add(tanh, 1));
+  return {
+    value,
+    gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {
+      const [input, squared, t] = saved as [tf.Tensor, tf.Tensor, tf.Tensor];
+      // d/dx 0.5x(1+t) = 0.5(1+t) + 0.5x(1-t²)·c(1+3ax²)
+      const slope = tf.mul(tf.add(tf.mul(squared, 3 * geluCubic), 1), geluScale);
+      const local = tf.add(tf.mul(tf.add(t, 1), 0.5), tf.mul(tf.mul(tf.mul(input, 0.5), tf.sub(1, tf.mul(t, t))), slope));
+      return [tf.mul(dy, local)];
+    },
+  };
+}) as (x: tf.Tensor) => tf.Tensor;
+
+/** x [rows, in] · weight [in, out] + bias. */
+export function linear(x: tf.Tensor2D, weight: tf.Tensor, bias: tf.Tensor): tf.Tensor2D {
+  return tf.add(tf.matMul(x, weight as tf.Tensor2D), bias);
+}
+
+export interface AttentionShape {
+  batch: number;
+  length: number;
+  heads: number;
+}
+
+/** [batch·length, d] → [batch, heads, length, d/heads]. */
+export function splitHeads(x: tf.Tensor, { batch, length, heads }: AttentionShape): tf.Tensor4D {
+  const headDimension = (x.shape[1] ?? 0) / heads;
+  return tf.transpose(tf.reshape(x, [batch, length, heads, headDimension]), [0, 2, 1, 3]);
+}
+
+/** [batch, heads, length, d/heads] → [batch·length, d]. */
+export function mergeHeads(x: tf.Tensor, { batch, length, heads }: AttentionShape): tf.Tensor2D {
+  const headDimension = x.shape[3] ?? 0;
+  return tf.reshape(tf.transpose(x, [0, 2, 1, 3]), [batch * length, heads * headDimension]);
+}
+
+export interface AttentionOutput {
+  output: tf.Tensor2D;
+  /** Keys and values [batch, heads, length, d/heads], for a KV cache. */
+  keys: tf.Tensor4D;
+  values: tf.Tensor4D;
+}
+
+/**
+ * Multi-head self-attention over whole sequences. `bias` is added to the scores (broadcast to
+ * [batch, heads, length, length]): 0 where a query may look, a large negative number elsewhere.
+ */
+export function selfAttention(
+  x: tf.Tensor2D,
+  weight: WeightLookup,
+  prefix: string,
+  shape: AttentionShape,
+  bias: tf.Tensor | undefined,
+): AttentionOutput {
+  const qkv = linear(x, weight(`${prefix}.qkv.weight`), weight(`${prefix}.qkv.bias`));
+  const [q, k, v] = tf.split(qkv, 3, 1) as [tf.Tensor2D, tf.Tensor2D, tf.Tensor2D];
+  const headDimension = (x.shape[1] ?? 0) / shape.heads;
+  // Scaling q ([rows, d]) is cheaper than scaling the scores ([rows, length]).
+  const queries = splitHeads(tf.mul(q, 1 / Math.sqrt(headDimension)), shape);
+  const keys = splitHeads(k, shape);
+  const values = splitHeads(v, shape);
+  const scores = tf.matMul(queries, keys, false, true);
+  const probabilities = tf.softmax(bias ? tf.add(scores, bias) : scores);
+  const context = mergeHeads(tf.matMul(probabilities, values), shape);
+  return { output: linear(context, weight(`${prefix}.output.weight`), weight(`${prefix}.output.bias`)), keys, values };
+}
+
+export function mlp(x: tf.Tensor2D, weight: WeightLookup, prefix: string): tf.Tensor2D {
+  const hidden = gelu(linear(x, weight(`${prefix}.up.weight`), weight(`${prefix}.up.bias`))) as tf.Tensor2D;
+  return linear(hidden, weight(`${prefix}.down.weight`), weight(`${prefix}.down.bias`));
+}
+
+/** A pre-LN transformer block over whole sequences. */
+export function transformerBlock(
+  x: tf.Tensor2D,
+  weight: WeightLookup,
+  prefix: string,
+  shape: AttentionShape,
+  bias: tf.Tensor | undefined,
+  epsilon: number,
+): AttentionOutput {
+  const normed = layerNorm(x, weight(`${prefix}.norm1.gain`), weight(`${prefix}.norm1.bias`), epsilon) as tf.Tensor2D;
+  const attention = selfAttention(normed, weight, `${prefix}.attention`, shape, bias);
+  const afterAttention = tf.add(x, attention.output);
+  const normed2 = layerNorm(afterAttention, weight(`${prefix}.norm2.gain`), weight(`${prefix}.norm2.bias`), epsilon);
+  const output = tf.add(afterAttention, mlp(normed2 as tf.Tensor2D, weight, `${prefix}.mlp`));
+  return { output: output as tf.Tensor2D, keys: attention.keys, values: attention.values };
+}
+
+/**
+ * One decoding step per row against cached keys/values [rows, heads, past, d/heads]. Scores are
+ * elementwise products and sums rather than batched matMuls: with one query per row the batched
+ * product is all overhead on wasm.
+ */
+export function transformerBlockStep(
+  x: tf.Tensor2D,
+  weight: WeightLookup,
+  prefix: string,
+  cache: { keys: tf.Tensor4D; values: tf.Tensor4D },
+  keyBias: tf.Tensor,
+  heads: number,
+  epsilon: number,
+): AttentionOutput {
+  const rows = x.shape[0];
+  const shape = { batch: rows, length: 1, heads };
+  const normed = layerNorm(x, weight(`${prefix}.norm1.gain`), weight(`${prefix}.norm1.bias`), epsilon) as tf.Tensor2D;
+  const qkv = linear(normed, weight(`${prefix}.attention.qkv.weight`), weight(`${prefix}.attention.qkv.bias`));
+  const [q, k, v] = tf.split(qkv, 3, 1) as [tf.Tensor2D, tf.Tensor2D, tf.Tensor2D];
+  const headDimension = (x.shape[1] ?? 0) / heads;
+  const queries = splitHeads(tf.mul(q, 1 / Math.sqrt(headDimension)), shape);
+  const keys = tf.concat([cache.keys, splitHeads(k, shape)], 2);
+  const values = tf.concat([cache.values, splitHeads(v, shape)], 2);
+  // [rows, heads, past+1] + bias [rows, 1, past+1]
+  const scores = tf.add(tf.sum(tf.mul(queries, keys), 3), tf.expandDims(keyBias, 1));
+  const probabilities = tf.expandDims(tf.softmax(scores), 3);
+  const context = tf.reshape(tf.sum(tf.mul(probabilities, values), 2), [rows, heads * headDimension]) as tf.Tensor2D;
+  const attention = linear(context, weight(`${prefix}.attention.output.weight`), weight(`${prefix}.attention.output.bias`));
+  const afterAttention = tf.add(x, attention);
+  const normed2 = layerNorm(afterAttention, weight(`${prefix}.norm2.gain`), weight(`${prefix}.norm2.bias`), epsilon);
+  const output = tf.add(afterAttention, mlp(normed2 as tf.Tensor2D, weight, `${prefix}.mlp`));
+  return { output: output as tf.Tensor2D, keys, values };
+}

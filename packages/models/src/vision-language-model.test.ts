@@ -1,0 +1,119 @@
+import * as tf from '@tensorflow/tfjs-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { cellImage, initBackend, solidImage } from '../test/helpers';
+import {
+  applyChatTemplate,
+  countParameters,
+  createAdamOptimizer,
+  imageTokenCount,
+  maskedCrossEntropy,
+  MODEL_PRESETS,
+  sftStep,
+  VisionLanguageModel,
+  type SftExample,
+} from './index';
+
+beforeAll(initBackend);
+
+function example(model: VisionLanguageModel, answer: string, image = solidImage(64, [200, 30, 30])): SftExample {
+  const sequence = applyChatTemplate(
+    model.tokenizer,
+    [
+      { role: 'user', content: [{ type: 'text', text: 'Go?' }, { type: 'image', image: { data: new Uint8Array(), mediaType: 'image/png' } }] },
+      { role: 'assistant', content: answer },
+    ],
+    { imageTokens: imageTokenCount(model.config), addGenerationPrompt: false },
+  );
+  return { tokens: sequence.tokens, images: [image], lossMask: sequence.assistantMask };
+}
+
+describe('VisionLanguageModel', () => {
+  it('counts its parameters per preset', () => {
+    const model = VisionLanguageModel.create({ preset: 'tiny' });
+    expect(model.parameterCount).toBe(model.trainableVariables.reduce((sum, v) => sum + v.size, 0));
+    expect(countParameters({ ...MODEL_PRESETS.small, vocabularySize: model.tokenizer.vocabularySize })).toBeGreaterThan(400_000);
+    model.dispose();
+  });
+
+  it('returns per-token log-probs, entropies and values aligned with the tokens', () => {
+    const model = VisionLanguageModel.create({ preset: 'tiny' });
+    const examples = [example(model, '<answer>Left</answer>'), example(model, 'Up')];
+    const inputs = model.prepare(examples);
+    const { logProbs, entropies, values } = model.logProbsAndValues(inputs);
+    expect(logProbs.shape).toEqual([2, inputs.length]);
+    expect(entropies.shape).toEqual([2, inputs.length]);
+    expect(values.shape).toEqual([2, inputs.length]);
+    const lp = logProbs.arraySync();
+    expect(lp[0]?.[0]).toBe(0);
+    expect(Math.max(...(lp[0] ?? []))).toBeLessThanOrEqual(0);
+    // The longer row sees the same prefix as the shorter one: same log-probs there (causal mask).
+    const shared = examples[1]?.tokens.length ?? 0;
+    const common = examples[0]?.tokens.findIndex((token, index) => token !== examples[1]?.tokens[index]) ?? 0;
+    expect(common).toBeLessThan(shared);
+    for (let column = 0; column < common; column++) expect(lp[0]?.[column]).toBeCloseTo(lp[1]?.[column] ?? NaN, 4);
+    tf.dispose([logProbs, entropies, values]);
+    inputs.dispose();
+    model.dispose();
+  });
+
+  it('has gradients that match finite differences (wasm, float32)', () => {
+    const model = VisionLanguageModel.create({ preset: 'tiny', seed: 3, config: { imageSize: 32, patchSize: 8 } });
+    const examples = [example(model, '<answer>Left</answer>', cellImage(32, 5, [20, 20, 200], [250, 250, 250]))];
+    // Cross-entropy plus a value term, so that the value head is checked too.
+    const loss = (): tf.Scalar =>
+      tf.tidy(() => {
+        const inputs = model.prepare(examples);
+        const { values } = model.logProbsAndValues(inputs);
+        const result = tf.add(maskedCrossEntropy(model, examples), tf.mean(tf.square(tf.sub(values, 0.5)))) as tf.Scalar;
+        inputs.dispose();
+        return result;
+      });
+    const checked = ['image.patch.weight', 'image.patchNorm.bias', 'decoder.0.norm1.bias', 'image.row', 'encoder.0.attention.qkv.weight', 'token.embedding', 'position.embedding', 'decoder.0.attention.qkv.weight', 'decoder.0.mlp.down.weight', 'head.weight', 'value.weight', 'decoder.norm.gain'];
+    const variables = model.trainableVariables;
+    const { grads, value } = tf.variableGrads(loss, variables);
+    value.dispose();
+    const epsilon = 1e-2;
+    for (const name of checked) {
+      const variable = model.weight(name) as tf.Variable;
+      const gradient = grads[variable.name]?.dataSync() ?? new Float32Array();
+      // The coordinate with the largest gradient: a clear signal above float32 noise.
+      let index = 0;
+      gradient.forEach((g, i) => {
+        if (Math.abs(g) > Math.abs(gradient[index] ?? 0)) index = i;
+      });
+      const original = variable.dataSync().slice();
+      const at = (delta: number): number => {
+        const values = original.slice();
+        values[index] = (values[index] ?? 0) + delta;
+        tf.tidy(() => variable.assign(tf.tensor(values, variable.shape)));
+        return tf.tidy(() => loss().dataSync()[0] ?? NaN);
+      };
+      const numeric = (at(epsilon) - at(-epsilon)) / (2 * epsilon);
+      tf.tidy(() => variable.assign(tf.tensor(original, variable.shape)));
+      const analytic = gradient[index] ?? NaN;
+      expect(Math.abs(numeric - analytic), `${name}[${index}]: numeric ${numeric} analytic ${analytic}`).toBeLessThanOrEqual(
+        2e-2 * Math.max(Math.abs(analytic), Math.abs(numeric)) + 2e-4,
+      );
+    }
+    tf.dispose(Object.values(grads));
+    model.dispose();
+  });
+
+  it('leaks no tensors across training and generation steps', async () => {
+    const model = VisionLanguageModel.create({ preset: 'tiny' });
+    const optimizer = createAdamOptimizer({ learningRate: 1e-3 });
+    const examples = [example(model, '<answer>Left</answer>')];
+    const prompt = { tokens: examples[0]?.tokens.slice(0, -5) ?? [], images: examples[0]?.images ?? [] };
+    const round = async (): Promise<void> => {
+      sftStep(model, optimizer, examples);
+      await model.generate({ prompts: [prompt, prompt], n: 3, maxTokens: 6 });
+      await model.generate({ prompts: [prompt], maxTokens: 3, useCache: false });
+    };
+    await round(); // creates Adam's slots
+    const before = tf.memory().numTensors;
+    for (let step = 0; step < 3; step++) await round();
+    expect(tf.memory().numTensors).toBe(before);
+    optimizer.dispose();
+    model.dispose();
+  });
+});

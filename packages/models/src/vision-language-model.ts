@@ -1,0 +1,251 @@
+import * as tf from '@tensorflow/tfjs-core';
+import { MODEL_PRESETS, patchGrid, validateModelConfig, type ModelConfig, type ModelPresetName } from './model-config';
+import { generate, type GenerateOptions, type GeneratedSample } from './generate';
+import { countParameters, initialParameterValues, parameterSpecs } from './model-parameters';
+import { MASKED, prepareInputs, type ModelInputs, type ModelSequence } from './model-inputs';
+import { Tokenizer } from './tokenizer';
+import { layerNorm, linear, transformerBlock, type WeightLookup } from './transformer-layers';
+
+export interface CreateModelOptions {
+  /** A preset to start from (default 'small'); `config` fields override it. */
+  preset?: ModelPresetName;
+  config?: Partial<Omit<ModelConfig, 'vocabularySize'>>;
+  /** Seed of the initial weights (default 0). */
+  seed?: number;
+  tokenizer?: Tokenizer;
+}
+
+export interface ForwardOutput {
+  /** [batch·length, vocabulary] */
+  logits: tf.Tensor2D;
+  /** [batch·length]: the value head on every position's hidden state. */
+  values: tf.Tensor1D;
+  /** Per decoder layer, keys and values [batch, heads, length, d/heads] (with `cache: true`). */
+  cache?: { keys: tf.Tensor4D; values: tf.Tensor4D }[];
+}
+
+/**
+ * Per token t (aligned with the input tokens, [batch, length]): the log-probability of token t
+ * given tokens < t, the entropy of that next-token distribution, and the value of the state that
+ * token t is generated from (verl's alignment). Column 0 has no prediction and holds 0.
+ */
+export interface LogProbsAndValues {
+  logProbs: tf.Tensor2D;
+  entropies: tf.Tensor2D;
+  values: tf.Tensor2D;
+}
+
+let modelCount = 0;
+
+export function resolveModelConfig(options: Pick<CreateModelOptions, 'preset' | 'config'>, tokenizer: Tokenizer): ModelConfig {
+  return validateModelConfig({
+    ...MODEL_PRESETS[options.preset ?? 'small'],
+    ...options.config,
+    vocabularySize: tokenizer.vocabularySize,
+  });
+}
+
+/**
+ * The built-in VLM: a patch encoder (one token per patch, 2-D position embeddings, bidirectional
+ * layers) whose outputs fill the `<image_pad>` slots of a causal pre-LN decoder, with an LM head
+ * and a value head. Weights are tf.Variables named by `parameterSpecs`; the model owns them.
+ */
+export class VisionLanguageModel {
+  readonly config: ModelConfig;
+  readonly tokenizer: Tokenizer;
+  /** Unique per instance: tfjs variable names are global, and a trainer holds several models. */
+  readonly scope: string;
+  private readonly variables = new Map<string, tf.Variable>();
+  private disposed = false;
+
+  constructor(config: ModelConfig, tokenizer: Tokenizer, values: Map<string, Float32Array>) {
+    this.config = validateModelConfig(config);
+    this.tokenizer = tokenizer;
+    this.scope = `saccade-model-${++modelCount}`;
+    for (const spec of parameterSpecs(config)) {
+      const value = values.get(spec.name);
+      if (!value) throw new Error(`No initial value for weight ${spec.name}.`);
+      this.variables.set(spec.name, tf.variable(tf.tensor(value, spec.shape, 'float32'), true, `${this.scope}/${spec.name}`));
+    }
+  }
+
+  static create(options: CreateModelOptions = {}): VisionLanguageModel {
+    const tokenizer = options.tokenizer ?? new Tokenizer();
+    const config = resolveModelConfig(options, tokenizer);
+    return new VisionLanguageModel(config, tokenizer, initialParameterValues(config, options.seed ?? 0));
+  }
+
+  get parameterCount(): number {
+    return countParameters(this.config);
+  }
+
+  /** The trainable variables in canonical order (gradients, optimizer slots and checkpoints use it). */
+  get trainableVariables(): tf.Variable[] {
+    return [...this.variables.values()];
+  }
+
+  /** Logical weight names (`decoder.0.mlp.up.weight`, …) in canonical order. */
+  get weightNames(): string[] {
+    return [...this.variables.keys()];
+  }
+
+  /** The logical name of one of this model's tfjs variable names, or undefined. */
+  logicalName(variableName: string): string | undefined {
+    const prefix = `${this.scope}/`;
+    return variableName.startsWith(prefix) ? variableName.slice(prefix.length) : undefined;
+  }
+
+  readonly weight: WeightLookup = (name) => {
+    const variable = this.variables.get(name);
+    if (!variable) throw new Error(`The model has no weight ${name}.`);
+    return variable;
+  };
+
+  /** Copies of every weight, by logical name. */
+  getWeights(): Map<string, Float32Array> {
+    this.assertLive();
+    const result = new Map<string, Float32Array>();
+    for (const [name, variable] of this.variables) result.set(name, variable.dataSync() as Float32Array);
+    return result;
+  }
+
+  /** Assigns weights by logical name; every weight must be present with its shape's size. */
+  setWeights(values: Map<string, Float32Array>): void {
+    this.assertLive();
+    for (const [name, variable] of this.variables) {
+      const value = values.get(name);
+      if (!value || value.length !== variable.size) {
+        throw new Error(`Weight ${name} needs ${variable.size} values; got ${value?.length ?? 'none'}.`);
+      }
+      tf.tidy(() => variable.assign(tf.tensor(value, variable.shape, 'float32')));
+    }
+  }
+
+  /** Builds the input tensors for token sequences with their images (see `prepareInputs`). */
+  prepare(sequences: readonly ModelSequence[], padding: 'right' | 'left' = 'right'): ModelInputs {
+    return prepareInputs(this.config, sequences, {
+      padding,
+      padId: this.tokenizer.padId,
+      imagePadId: this.tokenizer.imagePadId,
+    });
+  }
+
+  /** Patch rows [images·patches, patch values] → image tokens [images·patches, d]. */
+  encodeImages(patches: tf.Tensor2D): tf.Tensor2D {
+    const { config, weight } = this;
+    const grid = patchGrid(config);
+    const perImage = grid * grid;
+    const imageCount = patches.shape[0] / perImage;
+    const d = config.modelDimension;
+    const epsilon = config.layerNormEpsilon;
+    const projected = linear(patches, weight('image.patch.weight'), weight('image.patch.bias'));
+    const normed = layerNorm(projected, weight('image.patchNorm.gain'), weight('image.patchNorm.bias'), epsilon);
+    const rows = tf.tensor1d(Array.from({ length: perImage }, (_, index) => Math.floor(index / grid)), 'int32');
+    const columns = tf.tensor1d(Array.from({ length: perImage }, (_, index) => index % grid), 'int32');
+    const position = tf.add(tf.gather(weight('image.row'), rows), tf.gather(weight('image.column'), columns));
+    let x = tf.reshape(tf.add(tf.reshape(normed, [imageCount, perImage, d]), position), [imageCount * perImage, d]) as tf.Tensor2D;
+    const shape = { batch: imageCount, length: perImage, heads: config.headCount };
+    for (let layer = 0; layer < config.encoderLayers; layer++) {
+      x = transformerBlock(x, weight, `encoder.${layer}`, shape, undefined, epsilon).output;
+    }
+    return layerNorm(x, weight('image.outputNorm.gain'), weight('image.outputNorm.bias'), epsilon) as tf.Tensor2D;
+  }
+
+  /** Token, position and image embeddings of the inputs: [batch·length, d]. */
+  embed(inputs: ModelInputs): tf.Tensor2D {
+    const { weight } = this;
+    const d = this.config.modelDimension;
+    const tokens = tf.gather(weight('token.embedding'), tf.reshape(inputs.tokens, [-1]));
+    const { batch, length } = inputs;
+    let x = inputs.uniformPositions
+      ? tf.reshape(
+          tf.add(tf.reshape(tokens, [batch, length, d]), tf.slice(weight('position.embedding'), [0, 0], [length, d])),
+          [batch * length, d],
+        )
+      : tf.add(tokens, tf.gather(weight('position.embedding'), tf.reshape(inputs.positions, [-1])));
+    if (inputs.patches) {
+      // Row 0 is zeros for text positions; slot k+1 takes image token k.
+      const table = tf.concat([tf.zeros([1, d]), this.encodeImages(inputs.patches)], 0);
+      x = tf.add(x, tf.gather(table, inputs.imageSlots));
+    }
+    return x as tf.Tensor2D;
+  }
+
+  /** The whole network on prepared inputs. Call inside tf.tidy (or dispose the outputs). */
+  forward(inputs: ModelInputs, options: { cache?: boolean } = {}): ForwardOutput {
+    this.assertLive();
+    const { config, weight } = this;
+    const { batch, length } = inputs;
+    const causal = tf.tensor2d(causalBias(length), [length, length]);
+    const bias = inputs.keyBias
+      ? tf.add(causal, tf.reshape(inputs.keyBias, [batch, 1, 1, length]))
+      : causal;
+    let x = this.embed(inputs);
+    const cache: { keys: tf.Tensor4D; values: tf.Tensor4D }[] = [];
+    const shape = { batch, length, heads: config.headCount };
+    for (let layer = 0; layer < config.decoderLayers; layer++) {
+      const block = transformerBlock(x, weight, `decoder.${layer}`, shape, bias, config.layerNormEpsilon);
+      x = block.output;
+      if (options.cache) cache.push({ keys: block.keys, values: block.values });
+    }
+    return this.heads(x, options.cache ? cache : undefined);
+  }
+
+  /** Final norm, LM head and value head on hidden states [rows, d]. */
+  heads(hidden: tf.Tensor2D, cache?: ForwardOutput['cache']): ForwardOutput {
+    const { weight } = this;
+    const normed = layerNorm(hidden, weight('decoder.norm.gain'), weight('decoder.norm.bias'), this.config.layerNormEpsilon) as tf.Tensor2D;
+    const logits = linear(normed, weight('head.weight'), weight('head.bias'));
+    const values = tf.reshape(linear(normed, weight('value.weight'), weight('value.bias')), [-1]) as tf.Tensor1D;
+    return cache ? { logits, values, cache } : { logits, values };
+  }
+
+  /**
+   * Differentiable per-token log-probs, entropies and values for trainers (see LogProbsAndValues).
+   * `entropies: false` skips the entropy (an SFT step does not need it); it is then all zeros.
+   */
+  logProbsAndValues(inputs: ModelInputs, options: { entropies?: boolean } = {}): LogProbsAndValues {
+    return tf.tidy(() => {
+      const { batch, length } = inputs;
+      const vocabulary = this.config.vocabularySize;
+      const { logits, values } = this.forward(inputs);
+      // Every position predicts the next token; the last one predicts padding and is dropped.
+      const next = tf.concat([tf.slice(inputs.tokens, [0, 1], [batch, length - 1]), tf.fill([batch, 1], this.tokenizer.padId, 'int32')], 1);
+      const logSoftmax = tf.logSoftmax(logits);
+      const picked = tf.sum(tf.mul(logSoftmax, tf.oneHot(tf.reshape(next, [-1]), vocabulary)), -1);
+      // Shift right: entry t is about token t; column 0 has no prediction.
+      const align = (x: tf.Tensor): tf.Tensor2D =>
+        tf.pad(tf.slice(tf.reshape(x, [batch, length]), [0, 0], [batch, length - 1]), [[0, 0], [1, 0]]) as tf.Tensor2D;
+      const entropy =
+        options.entropies === false
+          ? tf.zeros([batch, length])
+          : align(tf.neg(tf.sum(tf.mul(tf.exp(logSoftmax), logSoftmax), -1)));
+      return { logProbs: align(picked), entropies: entropy as tf.Tensor2D, values: align(values) };
+    });
+  }
+
+  /** Samples continuations with a KV cache: results[prompt][sample] (see GenerateOptions). */
+  generate(options: GenerateOptions): Promise<GeneratedSample[][]> {
+    this.assertLive();
+    return generate(this, options);
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    for (const variable of this.variables.values()) variable.dispose();
+  }
+
+  private assertLive(): void {
+    if (this.disposed) throw new Error('The model was disposed.');
+  }
+}
+
+/** [length, length]: 0 on and below the diagonal, MASKED above (a query sees itself and earlier keys). */
+export function causalBias(length: number): Float32Array {
+  const bias = new Float32Array(length * length);
+  for (let query = 0; query < length; query++) {
+    for (let key = query + 1; key < length; key++) bias[query * length + key] = MASKED;
+  }
+  return bias;
+}

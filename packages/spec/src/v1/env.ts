@@ -1,0 +1,58 @@
+import type { Observation } from './observation';
+
+/**
+ * The `info` record an env returns with each reset and step. Known keys are typed; envs may add
+ * their own.
+ */
+export interface EnvInfo {
+  /**
+   * Named, already weighted reward terms whose sum is the step's reward (e.g. `{format: 0.5,
+   * success: 9}`), so a user sees why a reward was given.
+   */
+  rewardTerms?: Record<string, number>;
+  /**
+   * Unweighted metrics of the step, e.g. `action_is_valid`, `action_is_effective`, `success`.
+   */
+  metrics?: Record<string, number | boolean>;
+  [key: string]: unknown;
+}
+
+export interface EnvResetOptions {
+  /** Same seed, same episode. Without a seed the env picks one. */
+  seed?: number;
+  /** Env-specific options for this episode. */
+  options?: Record<string, unknown>;
+}
+
+export interface ResetResult {
+  observation: Observation;
+  info: EnvInfo;
+}
+
+export interface StepResult {
+  observation: Observation;
+  /** A finite number; the sum of `info.rewardTerms` when those are given. */
+  reward: number;
+  /** The task ended (goal reached, failure, answer given). */
+  terminated: boolean;
+  /** A budget cut the episode off (turn limit, time limit). */
+  truncated: boolean;
+  info: EnvInfo;
+}
+
+/**
+ * An environment, following Gymnasium's contract with async methods and named fields. Actions are
+ * the agent's raw text; the env parses and scores them and never throws on a bad action: it
+ * returns an observation that says what was wrong.
+ */
+export interface Env {
+  readonly specificationVersion: 'v1';
+  /** The registry id, e.g. `saccade/FrozenLake-v1`. */
+  readonly id: string;
+  reset(options?: EnvResetOptions): Promise<ResetResult>;
+  step(action: string): Promise<StepResult>;
+  /** The system prompt that explains the task, the actions and the output format. */
+  systemPrompt(): string;
+  /** Frees resources. Calling it twice is allowed. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,66 @@
+import type { ImageMediaType } from './image-data';
+
+/** An image in a stored trajectory, by content hash; the bytes sit in `images/<hash>.<ext>`. */
+export interface ImageRef {
+  /** Hex SHA-256 of the encoded bytes. */
+  hash: string;
+  mediaType: ImageMediaType;
+  width?: number;
+  height?: number;
+}
+
+/** An observation as stored: text with `<image>` placeholders and one reference per image. */
+export interface StoredObservation {
+  text: string;
+  images: ImageRef[];
+}
+
+export interface TurnTiming {
+  /** Time the agent took to answer, in milliseconds. */
+  agentMs: number;
+  /** Time the env took to step, in milliseconds. */
+  envMs: number;
+}
+
+/** One turn: what the agent saw, what it answered and what the env gave back. */
+export interface Turn {
+  /** The observation the agent acted on. */
+  observation: StoredObservation;
+  /** The agent's raw text. */
+  action: string;
+  reward: number;
+  rewardTerms: Record<string, number>;
+  terminated: boolean;
+  truncated: boolean;
+  info: Record<string, unknown>;
+  timing: TurnTiming;
+}
+
+export interface TrajectoryError {
+  name: string;
+  message: string;
+}
+
+/** One episode, stored as one JSONL line. */
+export interface Trajectory {
+  id: string;
+  envId: string;
+  seed: number | null;
+  agentId: string;
+  /** Trajectories sampled from the same start share a group (GRPO). */
+  groupId?: string;
+  systemPrompt?: string;
+  turns: Turn[];
+  /** The observation after the last step. */
+  finalObservation?: StoredObservation;
+  totalReward: number;
+  terminated: boolean;
+  truncated: boolean;
+  /** Set when the episode stopped on an error. */
+  error?: TrajectoryError;
+  /** ISO 8601 time. */
+  startedAt: string;
+  /** ISO 8601 time. */
+  endedAt?: string;
+  metadata?: Record<string, unknown>;
+}

@@ -1,0 +1,12 @@
+import { tf } from './tf.js';
+
+export interface MaskedReduceOptions {
+  /** Axis or axes to reduce; all when omitted. */
+  axis?: number | number[];
+  keepDims?: boolean;
+}
+
+/** Σ x·mask (mask of 0/1, broadcast to x). */
+export function maskedSum(x: tf.Tensor, mask: tf.Tensor, options: MaskedReduceOptions = {}): tf.Tensor {
+  return tf.tidy(() => tf.sum(tf.mul(x, tf.cast(mask, x.dtype)), options.axis, options.keepDims));
+}

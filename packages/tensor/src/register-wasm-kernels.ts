@@ -1,0 +1,59 @@
+import { registerKernel, unregisterKernel, getKernel, type KernelConfig } from '@tensorflow/tfjs-core';
+import { batchMatMulConfig } from './kernels/batch-mat-mul.js';
+import { conv2DBackpropFilterConfig } from './kernels/conv2d-backprop-filter.js';
+import { conv2DBackpropInputConfig } from './kernels/conv2d-backprop-input.js';
+import { depthwiseConv2dNativeBackpropFilterConfig } from './kernels/depthwise-conv2d-backprop-filter.js';
+import { depthwiseConv2dNativeBackpropInputConfig } from './kernels/depthwise-conv2d-backprop-input.js';
+import { identityConfig } from './kernels/identity.js';
+import { maxPoolGradConfig } from './kernels/max-pool-grad.js';
+import { sliceConfig } from './kernels/slice.js';
+import { tileConfig } from './kernels/tile.js';
+import { unsortedSegmentSumConfig } from './kernels/unsorted-segment-sum.js';
+import { rememberStockKernel, stockKernel } from './kernels/wasm-backend.js';
+
+/** Saccade's replacements and additions to the wasm backend's kernels (see docs/tensor.md). */
+export const wasmKernelConfigs: readonly KernelConfig[] = [
+  batchMatMulConfig,
+  conv2DBackpropFilterConfig,
+  conv2DBackpropInputConfig,
+  depthwiseConv2dNativeBackpropFilterConfig,
+  depthwiseConv2dNativeBackpropInputConfig,
+  identityConfig,
+  maxPoolGradConfig,
+  sliceConfig,
+  tileConfig,
+  unsortedSegmentSumConfig,
+];
+
+let registered = false;
+
+/**
+ * Registers the fixes for the 'wasm' backend, replacing stock kernels where wasm has a wrong or
+ * slow one. Idempotent; `initTensor` calls it when it picks wasm.
+ */
+export function registerWasmKernels(): void {
+  if (registered) return;
+  for (const config of wasmKernelConfigs) {
+    // The fixes call some stock kernels (BatchMatMul's fallback), so keep them first.
+    rememberStockKernel(config.kernelName);
+    if (getKernel(config.kernelName, 'wasm')) unregisterKernel(config.kernelName, 'wasm');
+    registerKernel(config);
+  }
+  rememberStockKernel('Transpose');
+  registered = true;
+}
+
+/**
+ * Puts the stock wasm kernels back (and drops the ones wasm lacks): only to measure or compare
+ * against stock tfjs-wasm. `registerWasmKernels()` installs the fixes again.
+ */
+export function unregisterWasmKernels(): void {
+  for (const config of wasmKernelConfigs) {
+    const current = getKernel(config.kernelName, 'wasm');
+    const stock = stockKernel(config.kernelName);
+    if (current === stock) continue;
+    if (current) unregisterKernel(config.kernelName, 'wasm');
+    if (stock) registerKernel(stock);
+  }
+  registered = false;
+}
