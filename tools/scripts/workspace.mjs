@@ -3,7 +3,7 @@
 // registry through npx when pnpm is not installed, installs the workspace, builds it with nx,
 // then runs the main job (`start`) or the whole check suite (`test`).
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -13,10 +13,13 @@ const pnpmSpec = manifest.packageManager; // e.g. "pnpm@10.34.8"
 const pnpmVersion = pnpmSpec.split('@')[1];
 
 const binDir = join(root, 'node_modules', '.bin');
-// nx runs package scripts through pnpm, which the workspace installs as a dev dependency.
+// nx runs package scripts through `pnpm`, which the workspace installs as a dev dependency. nx
+// drops the workspace's node_modules folders from PATH before it runs a script, so the pinned
+// pnpm is reached through a shim in a folder of its own.
+const shimDir = join(root, '.saccade', 'bin');
 const env = {
   ...process.env,
-  PATH: `${binDir}${delimiter}${process.env.PATH ?? ''}`,
+  PATH: [shimDir, binDir, process.env.PATH ?? ''].join(delimiter),
   NX_TUI: 'false',
   NX_DAEMON: 'false',
   NX_NO_CLOUD: 'true',
@@ -45,6 +48,16 @@ function install() {
   const [command, prefix] = pnpmCommand();
   const frozen = process.env.CI ? ['--frozen-lockfile'] : [];
   run(command, [...prefix, 'install', ...frozen]);
+  writePnpmShim();
+}
+
+function writePnpmShim() {
+  const entry = join(root, 'node_modules', 'pnpm', 'bin', 'pnpm.cjs');
+  if (!existsSync(entry)) throw new Error(`pnpm was not installed at ${entry}; is it still in devDependencies?`);
+  mkdirSync(shimDir, { recursive: true });
+  const shim = join(shimDir, 'pnpm');
+  writeFileSync(shim, `#!/bin/sh\nexec "${process.execPath}" "${entry}" "$@"\n`);
+  chmodSync(shim, 0o755);
 }
 
 const nx = join(binDir, 'nx');

@@ -4,7 +4,7 @@ await initTensor();
 const preset = process.argv[2] ?? 'tiny';
 const lr = Number(process.argv[3] ?? '3e-3');
 const d = Number(process.argv[4] ?? '0');
-const model = VisionLanguageModel.create({ preset, seed: 0, config: d ? { modelDimension: d, headCount: 4, mlpRatio: 2 } : {} });
+const model = VisionLanguageModel.create({ preset, seed: 0, config: { ...(d ? { modelDimension: d, headCount: 4, mlpRatio: 2 } : {}), ...JSON.parse(process.env.CONFIG ?? '{}') } });
 const random = createRandom(7);
 const colours = [[170, 210, 240], [20, 40, 90], [250, 250, 250], [40, 160, 60]];
 function example() {
