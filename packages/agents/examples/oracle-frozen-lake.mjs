@@ -2,13 +2,13 @@
 // Run from the repository after `pnpm nx run @saccade/agents:build`:
 //   node packages/agents/examples/oracle-frozen-lake.mjs
 import { makeEnv } from '@saccade/core';
-import { FROZEN_LAKE_ID, oracleResponse, registerGridEnvs } from '@saccade/env-grid';
+import { FROZEN_LAKE_ID, registerGridEnvs } from '@saccade/env-grid';
 import { buildMessages, createOracleAgent } from '@saccade/agents';
 
 registerGridEnvs();
 const env = makeEnv(FROZEN_LAKE_ID, { observation: 'text', format: 'free_think' });
-// The grid envs' solver, given the innermost env (until the env classes carry oracleResponse() themselves).
-const agent = createOracleAgent({ env, oracle: (inner) => oracleResponse(inner) });
+// The grid envs carry oracleResponse() (their BFS solver); the agent finds it under the wrappers.
+const agent = createOracleAgent({ env });
 
 let successes = 0;
 for (let seed = 0; seed < 20; seed++) {

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Throughput of the small preset on this machine's backend (imports the BUILT dist: run `pnpm
 // build` first). Prints one JSON object. Options: --steps N, --batch N, --torch (also run the
-// PyTorch peer on the same weights and batch), --preset tiny|small.
+// PyTorch peer on the same weights and batch), --preset tiny|small, --config '{"patchSize":16}'.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -31,7 +31,7 @@ const batchSize = Number(argument('batch', '32'));
 const withTorch = process.argv.includes('--torch');
 
 await initTensor();
-const model = VisionLanguageModel.create({ preset, seed: 0 });
+const model = VisionLanguageModel.create({ preset, seed: 0, config: JSON.parse(argument('config', '{}')) });
 const { tokenizer, config } = model;
 const random = createRandom(1);
 const colours = [[170, 210, 240], [20, 40, 90], [250, 200, 40], [210, 60, 60]];

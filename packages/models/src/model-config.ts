@@ -25,12 +25,14 @@ export type ModelPresetName = 'tiny' | 'small';
 const base = { imageSize: 64, patchSize: 16, maxSequenceLength: 512, layerNormEpsilon: 1e-5 };
 
 /**
- * `tiny` is for tests (seconds to train); `small` is the default run's policy: one 16 px patch per
- * FrozenLake cell, so each image token is one cell and its 2-D position says row and column.
+ * `tiny` is for tests (seconds to train). `small` is the default run's policy: 8 px patches, four
+ * per 16 px FrozenLake cell and each inside one cell, so tokens never straddle cells and their 2-D
+ * positions say row and column. One 16 px patch per cell is 1.5× cheaper but did not learn where a
+ * small object (the player's disc) is within 400 steps, where 8 px patches did (docs/models.md).
  */
 export const MODEL_PRESETS: Readonly<Record<ModelPresetName, Omit<ModelConfig, 'vocabularySize'>>> = {
   tiny: { ...base, modelDimension: 32, headCount: 2, encoderLayers: 1, decoderLayers: 1, mlpRatio: 2, maxSequenceLength: 256 },
-  small: { ...base, modelDimension: 128, headCount: 4, encoderLayers: 1, decoderLayers: 2, mlpRatio: 4 },
+  small: { ...base, patchSize: 8, modelDimension: 128, headCount: 4, encoderLayers: 1, decoderLayers: 2, mlpRatio: 4 },
 };
 
 export function patchGrid(config: ModelConfig): number {

@@ -33,6 +33,11 @@ export interface ModelInputs {
   patches: tf.Tensor2D | undefined;
   /** Right padding: every row's positions are 0..length-1 (a slice, not a gather, of the table). */
   uniformPositions: boolean;
+  /**
+   * When every row has its image slots at the same columns (a batch built from one template):
+   * the runs of those columns, so image features are placed with pads rather than a gather.
+   */
+  sharedImageRuns: { start: number; size: number }[] | undefined;
   /** [batch, length]: 0 for real keys, -1e9 for left padding; undefined with right padding. */
   keyBias: tf.Tensor2D | undefined;
   dispose(): void;
@@ -98,6 +103,7 @@ export function prepareInputs(
     for (const image of images) patchOffset = writePatches(config, image, patchValues, patchOffset);
   });
   const inputs: ModelInputs = {
+    sharedImageRuns: imageCount > 0 ? sharedRuns(slots, batch, length) : undefined,
     batch,
     length,
     lengths,
@@ -115,4 +121,20 @@ export function prepareInputs(
     },
   };
   return inputs;
+}
+
+/** The runs of image-slot columns if they are the same in every row (see sharedImageRuns). */
+function sharedRuns(slots: Int32Array, batch: number, length: number): { start: number; size: number }[] | undefined {
+  const runs: { start: number; size: number }[] = [];
+  for (let column = 0; column < length; column++) {
+    const isSlot = (slots[column] ?? 0) > 0;
+    for (let row = 1; row < batch; row++) {
+      if ((slots[row * length + column] ?? 0) > 0 !== isSlot) return undefined;
+    }
+    if (!isSlot) continue;
+    const last = runs[runs.length - 1];
+    if (last && last.start + last.size === column) last.size++;
+    else runs.push({ start: column, size: 1 });
+  }
+  return runs;
 }

@@ -56,6 +56,24 @@ describe('VisionLanguageModel', () => {
     model.dispose();
   });
 
+  it('places image features the same way whether slot columns are shared or not', () => {
+    const model = VisionLanguageModel.create({ preset: 'tiny', seed: 5 });
+    const first = example(model, 'Up', cellImage(64, 2, [0, 0, 0], [255, 0, 0]));
+    const second = { ...first, tokens: [model.tokenizer.bosId, ...first.tokens], images: [cellImage(64, 9, [0, 90, 0], [255, 255, 0])] };
+    const mixed = model.prepare([first, second]); // different slot columns: the gather path
+    const alone = model.prepare([second]); // one row: the pad path
+    expect(mixed.sharedImageRuns).toBeUndefined();
+    expect(alone.sharedImageRuns).toHaveLength(1);
+    const a = model.logProbsAndValues(mixed);
+    const b = model.logProbsAndValues(alone);
+    const fromMixed = a.logProbs.arraySync()[1] ?? [];
+    (b.logProbs.arraySync()[0] ?? []).forEach((value, column) => expect(fromMixed[column]).toBeCloseTo(value, 4));
+    tf.dispose([a.logProbs, a.entropies, a.values, b.logProbs, b.entropies, b.values]);
+    mixed.dispose();
+    alone.dispose();
+    model.dispose();
+  });
+
   it('has gradients that match finite differences (wasm, float32)', () => {
     const model = VisionLanguageModel.create({ preset: 'tiny', seed: 3, config: { imageSize: 32, patchSize: 8 } });
     const examples = [example(model, '<answer>Left</answer>', cellImage(32, 5, [20, 20, 200], [250, 250, 250]))];

@@ -164,9 +164,24 @@ export class VisionLanguageModel {
         )
       : tf.add(tokens, tf.gather(weight('position.embedding'), tf.reshape(inputs.positions, [-1])));
     if (inputs.patches) {
-      // Row 0 is zeros for text positions; slot k+1 takes image token k.
-      const table = tf.concat([tf.zeros([1, d]), this.encodeImages(inputs.patches)], 0);
-      x = tf.add(x, tf.gather(table, inputs.imageSlots));
+      const features = this.encodeImages(inputs.patches);
+      const runs = inputs.sharedImageRuns;
+      if (runs) {
+        // Same slot columns in every row: each run is a slice of every row's features, padded to
+        // the sequence (a pad's gradient is a slice; gather's is a slow scatter on wasm).
+        const perRow = tf.reshape(features, [batch, -1, d]);
+        let offset = 0;
+        const placed = runs.map((run) => {
+          const piece = tf.slice(perRow, [0, offset, 0], [batch, run.size, d]);
+          offset += run.size;
+          return tf.pad(piece, [[0, 0], [run.start, length - run.start - run.size], [0, 0]]);
+        });
+        x = tf.add(x, tf.reshape(placed.length === 1 ? (placed[0] as tf.Tensor) : tf.addN(placed), [batch * length, d]));
+      } else {
+        // Row 0 is zeros for text positions; slot k+1 takes image token k.
+        const table = tf.concat([tf.zeros([1, d]), features], 0);
+        x = tf.add(x, tf.gather(table, inputs.imageSlots));
+      }
     }
     return x as tf.Tensor2D;
   }

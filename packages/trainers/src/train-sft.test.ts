@@ -62,29 +62,29 @@ describe('trainSft', () => {
         trainSeeds: { start: 1000, count: 12 },
         evalSeeds: { start: 0, count: 4 },
         maxTurns: 3,
-        steps: 12,
+        steps: 24,
         batchSize: 8,
         learningRate: 1e-2,
         warmupSteps: 2,
-        evalEvery: 6,
+        evalEvery: 12,
         seed: 0,
         checkpointFolder: scratch,
       },
       (event) => events.push(event),
     );
     expect(tf.memory().numTensors).toBe(before);
-    expect(result.steps).toBe(12);
+    expect(result.steps).toBe(24);
     const losses = events.flatMap((event) => (event.type === 'update-end' ? [event.metrics.loss!] : []));
-    expect(losses).toHaveLength(12);
+    expect(losses).toHaveLength(24);
     expect(losses.at(-1)!).toBeLessThan(losses[0]! / 2);
-    // Evaluations at steps 0, 6 and 12, each over the 4 held-out episodes.
+    // Evaluations at steps 0, 12 and 24, each over the 4 held-out episodes.
     expect(result.evaluations.map((evaluation) => [evaluation.step, evaluation.episodes])).toEqual([
       [0, 4],
-      [6, 4],
       [12, 4],
+      [24, 4],
     ]);
     expect(events.filter((event) => event.type === 'checkpoint-saved')).toHaveLength(1);
-    expect(readdirSync(join(scratch, '12')).sort()).toEqual(expect.arrayContaining(['config.json', 'manifest.json', 'weights.bin']));
+    expect(readdirSync(join(scratch, '24')).sort()).toEqual(expect.arrayContaining(['config.json', 'manifest.json', 'weights.bin']));
     model.dispose();
   });
 

@@ -17,10 +17,10 @@ function capture(): Output & { out: string[]; err: string[] } {
 }
 
 describe('saccade train', () => {
-  test('a short run leaves a complete run folder', async () => {
+  test('a short run leaves a complete run folder', { timeout: 180_000 }, async () => {
     const output = capture();
     const { exitCode } = await runCli(
-      ['train', '--preset', 'tiny', '--steps', '4', '--batch-size', '4', '--eval-every', '2', '--eval-episodes', '3', '--name', 'short', '--out', scratch],
+      ['train', '--preset', 'tiny', '--steps', '4', '--batch-size', '4', '--eval-every', '2', '--eval-episodes', '3', '--train-seeds', '8', '--name', 'short', '--out', scratch],
       output,
     );
     expect(output.err).toEqual([]);

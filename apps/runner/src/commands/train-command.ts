@@ -20,6 +20,7 @@ interface TrainFlags {
   learningRate?: number;
   evalEvery?: number;
   evalEpisodes?: number;
+  trainSeeds?: number;
   timeLimit?: number;
   targetSuccess?: number;
   seed?: number;
@@ -40,6 +41,7 @@ export function trainCommand(output: Output, setExitCode: (code: number) => void
     .option('--learning-rate <x>', 'peak learning rate', Number)
     .option('--eval-every <n>', 'steps between held-out evaluations', integer)
     .option('--eval-episodes <n>', 'held-out episodes per evaluation', integer)
+    .option('--train-seeds <n>', 'training seeds the solver demonstrations come from', integer)
     .option('--time-limit <seconds>', 'stop training after this many seconds', Number)
     .option('--target-success <fraction>', 'stop once held-out success reaches this (0–1)', Number)
     .option('--seed <n>', 'seed of the data order', integer)
@@ -59,6 +61,7 @@ export function trainCommand(output: Output, setExitCode: (code: number) => void
             timeLimitSeconds: flags.timeLimit,
             targetSuccess: flags.targetSuccess,
             evalSeeds: flags.evalEpisodes === undefined ? undefined : { start: 0, count: flags.evalEpisodes },
+            trainSeeds: flags.trainSeeds === undefined ? undefined : { start: 10_000, count: flags.trainSeeds },
           },
         });
       } catch (error) {
