@@ -14,10 +14,14 @@ export interface ProgressPrinterSettings {
 export function createProgressPrinter(output: Output, settings: ProgressPrinterSettings): (event: RunEvent) => void {
   const interval = (settings.intervalSeconds ?? 10) * 1000;
   let lastPrinted = 0;
+  // The rate comes from the updates alone: data collection before step 1 would skew the ETA.
+  let firstUpdate: { step: number; seconds: number } | undefined;
   return (event) => {
     if (event.type === 'update-end') {
       const { loss = NaN, tokensPerSecond = NaN, seconds = 0 } = event.metrics;
-      const perStep = seconds / event.step;
+      firstUpdate ??= { step: event.step, seconds };
+      const steps = event.step - firstUpdate.step;
+      const perStep = steps > 0 ? (seconds - firstUpdate.seconds) / steps : NaN;
       const eta = perStep * (settings.totalSteps - event.step);
       const line = `step ${event.step}/${settings.totalSteps}  loss ${loss.toFixed(4)}  ${Math.round(tokensPerSecond)} tokens/s  ${formatDuration(seconds)} elapsed, ETA ${formatDuration(eta)}`;
       if (settings.interactive && settings.writeStatus) settings.writeStatus(line);

@@ -33,7 +33,7 @@ export const trainConfigSchema = z
         trainSeeds: z.object({ start: z.number().int().nonnegative(), count: z.number().int().positive() }).strict().default({ start: 10_000, count: 2_000 }),
         evalSeeds: z.object({ start: z.number().int().nonnegative(), count: z.number().int().positive() }).strict().default({ start: 0, count: 200 }),
         targetSuccess: z.number().min(0).max(1).optional(),
-        timeLimitSeconds: z.number().positive().optional(),
+        timeLimitSeconds: z.number().positive().default(900),
       })
       .strict()
       .prefault({}),

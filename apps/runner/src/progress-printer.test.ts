@@ -1,0 +1,42 @@
+import { describe, expect, test } from 'vitest';
+import type { Output } from './output';
+import { createProgressPrinter, formatDuration } from './progress-printer';
+
+const time = '2026-11-22T00:00:00.000Z';
+
+function capture(): Output & { out: string[] } {
+  const out: string[] = [];
+  return { out, log: (line) => out.push(line), error: (line) => out.push(line) };
+}
+
+describe('createProgressPrinter', () => {
+  test('without a terminal: one line per interval, the ETA from update time only, every eval', () => {
+    const output = capture();
+    const print = createProgressPrinter(output, { totalSteps: 10, interactive: false, intervalSeconds: 3600 });
+    // 30 s went on collecting data before step 1; then 2 s a step.
+    print({ type: 'update-end', time, step: 1, metrics: { loss: 2, tokensPerSecond: 1000, seconds: 32 } });
+    print({ type: 'update-end', time, step: 2, metrics: { loss: 1.5, tokensPerSecond: 1000, seconds: 34 } });
+    print({ type: 'eval-end', time, step: 2, metrics: { success: 0.125, formatRate: 1, meanReward: 1.5, episodes: 200 } });
+    expect(output.out).toEqual([
+      'step 1/10  loss 2.0000  1000 tokens/s  32s elapsed, ETA ?',
+      'eval @ step 2: success 12.5% of 200 held-out episodes, format 100.0%, mean reward 1.50',
+    ]);
+  });
+
+  test('on a terminal: the status line is redrawn, evals print below it', () => {
+    const output = capture();
+    const status: string[] = [];
+    const print = createProgressPrinter(output, { totalSteps: 10, interactive: true, writeStatus: (line) => status.push(line) });
+    print({ type: 'update-end', time, step: 1, metrics: { loss: 2, tokensPerSecond: 1000, seconds: 32 } });
+    print({ type: 'update-end', time, step: 2, metrics: { loss: 1.5, tokensPerSecond: 1000, seconds: 34 } });
+    expect(status).toEqual([
+      'step 1/10  loss 2.0000  1000 tokens/s  32s elapsed, ETA ?',
+      'step 2/10  loss 1.5000  1000 tokens/s  34s elapsed, ETA 16s',
+    ]);
+    expect(output.out).toEqual([]);
+  });
+
+  test('formatDuration', () => {
+    expect([formatDuration(5), formatDuration(65), formatDuration(3600), formatDuration(Number.NaN)]).toEqual(['5s', '1m05s', '60m00s', '?']);
+  });
+});
