@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { registerBuiltinEnvs } from './builtin-envs';
 import { envsCommand } from './commands/envs-command';
+import { plotCommand } from './commands/plot-command';
 import { trainCommand } from './commands/train-command';
 import { EXIT_SUCCESS, EXIT_USAGE } from './exit-codes';
 import { consoleOutput, type Output } from './output';
@@ -18,6 +19,7 @@ export function createProgram(output: Output, setExitCode: (code: number) => voi
     .configureOutput({ writeOut: (text) => output.log(text.trimEnd()), writeErr: (text) => output.error(text.trimEnd()) });
   program.addCommand(envsCommand(output, setExitCode));
   program.addCommand(trainCommand(output, setExitCode));
+  program.addCommand(plotCommand(output, setExitCode));
   return program;
 }
 

@@ -1,7 +1,8 @@
-import { appendFileSync, mkdirSync, renameSync, writeFileSync, existsSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunEvent } from '@saccade/spec';
 import { stringify as toYaml } from 'yaml';
+import type { MetricsRow } from './plots/write-run-plots';
 
 /**
  * A run's folder: `config.yaml`, append-only `events.jsonl` and `metrics.jsonl`, `summary.json`,
@@ -13,6 +14,28 @@ export class RunFolder {
 
   private constructor(path: string) {
     this.path = path;
+  }
+
+  /** An existing run folder (for `saccade plot`, `watch`, resume). */
+  static open(path: string): RunFolder {
+    if (!existsSync(join(path, 'events.jsonl'))) throw new Error(`${path} is not a run folder: it has no events.jsonl.`);
+    return new RunFolder(path);
+  }
+
+  /** The rows of metrics.jsonl; a torn last line (a crash mid-write) is skipped. */
+  readMetrics(): MetricsRow[] {
+    const file = join(this.path, 'metrics.jsonl');
+    if (!existsSync(file)) return [];
+    return readFileSync(file, 'utf8')
+      .split('\n')
+      .flatMap((line) => {
+        if (line.trim() === '') return [];
+        try {
+          return [JSON.parse(line) as MetricsRow];
+        } catch {
+          return [];
+        }
+      });
   }
 
   /** Creates `<outputFolder>/<name>`; a name already taken gets a `-2`, `-3`… suffix. */

@@ -26,7 +26,12 @@ describe('saccade train', () => {
     expect(output.err).toEqual([]);
     expect(exitCode).toBe(EXIT_SUCCESS);
     const folder = join(scratch, 'short');
-    expect(readdirSync(folder).sort()).toEqual(['checkpoints', 'config.yaml', 'events.jsonl', 'metrics.jsonl', 'summary.json']);
+    expect(readdirSync(folder).sort()).toEqual(['checkpoints', 'config.yaml', 'events.jsonl', 'metrics.jsonl', 'plots', 'summary.json']);
+    expect(readdirSync(join(folder, 'plots')).sort()).toEqual(['loss.png', 'loss.svg', 'success.png', 'success.svg']);
+    // A PNG a person can open: the signature, and the chart's 640×360 size in the header.
+    const png = readFileSync(join(folder, 'plots', 'success.png'));
+    expect([...png.subarray(0, 8)]).toEqual([137, 80, 78, 71, 13, 10, 26, 10]);
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([640, 360]);
     const config = parseYaml(readFileSync(join(folder, 'config.yaml'), 'utf8'));
     expect(config).toMatchObject({ env: { id: 'saccade/FrozenLake-v1' }, model: { preset: 'tiny' }, sft: { steps: 4, batchSize: 4 } });
     const events = readFileSync(join(folder, 'events.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { type: string });
@@ -39,7 +44,8 @@ describe('saccade train', () => {
     const summary = JSON.parse(readFileSync(join(folder, 'summary.json'), 'utf8')) as { status: string; steps: number };
     expect(summary).toMatchObject({ status: 'completed', steps: 4 });
     expect(existsSync(join(folder, 'checkpoints', '4', 'weights.bin'))).toBe(true);
-    expect(output.out.at(-1)).toMatch(/^done: 4 steps in \d+ s; held-out success \d+\.\d% → \d+\.\d%\. Run folder: /);
+    expect(output.out.at(-2)).toMatch(/^done: 4 steps in \d+ s; held-out success \d+\.\d% → \d+\.\d%\. Run folder: /);
+    expect(output.out.at(-1)).toBe(`plots: ${join(folder, 'plots', 'loss.png')}, ${join(folder, 'plots', 'success.png')}`);
   });
 
   test('an unknown config key and a wrong type are usage errors naming the key', async () => {

@@ -8,6 +8,7 @@ import { EXIT_FAILURE, EXIT_SUCCESS, EXIT_USAGE } from '../exit-codes';
 import { loadTrainConfig } from '../load-train-config';
 import type { Output } from '../output';
 import { createProgressPrinter } from '../progress-printer';
+import { writeRunPlots } from '../plots/write-run-plots';
 import { RunFolder } from '../run-folder';
 
 interface TrainFlags {
@@ -131,6 +132,8 @@ export function trainCommand(output: Output, setExitCode: (code: number) => void
       } finally {
         process.removeListener('SIGINT', stop);
         model.dispose();
+        const plots = await writeRunPlots(folder.path, folder.readMetrics());
+        output.log(`plots: ${plots.filter((path) => path.endsWith('.png')).join(', ')}`);
       }
     });
 }
