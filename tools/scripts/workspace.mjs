@@ -23,7 +23,6 @@ const env = {
   NX_TUI: 'false',
   NX_DAEMON: 'false',
   NX_NO_CLOUD: 'true',
-  NX_SKIP_NX_CACHE: process.env.NX_SKIP_NX_CACHE ?? '',
   ONNXRUNTIME_NODE_INSTALL: 'skip',
   ORT_DISABLE_TELEMETRY: '1',
 };
@@ -96,6 +95,9 @@ switch (task) {
   case 'start':
     install();
     run(nx, ['run-many', '-t', 'build', '--outputStyle=static']);
+    // Ctrl-C reaches the trainer too, which stops after its current step: this process must
+    // outlive it rather than return the prompt while the run is still winding down.
+    process.on('SIGINT', () => {});
     run(process.execPath, [join(root, 'apps', 'runner', 'dist', 'cli.js'), 'train', ...rest]);
     break;
   default:
