@@ -30,6 +30,8 @@ const env = {
 function run(command, args, options = {}) {
   const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env, ...options });
   if (result.error) throw result.error;
+  // 130: the user pressed Ctrl-C and the command already said how it stopped.
+  if (result.status === 130) process.exit(130);
   if (result.status !== 0) {
     const reason = result.signal ? `signal ${result.signal}` : `exit code ${result.status}`;
     console.error(`\nsaccade: \`${command} ${args.join(' ')}\` failed (${reason}).`);

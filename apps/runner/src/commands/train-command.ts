@@ -4,7 +4,7 @@ import { backendInfo, initTensor } from '@saccade/tensor';
 import { trainSft } from '@saccade/trainers';
 import { Command } from 'commander';
 import { ConfigError } from '../config-error';
-import { EXIT_FAILURE, EXIT_SUCCESS, EXIT_USAGE } from '../exit-codes';
+import { EXIT_CANCELLED, EXIT_SUCCESS, EXIT_USAGE } from '../exit-codes';
 import { loadTrainConfig } from '../load-train-config';
 import type { Output } from '../output';
 import { createProgressPrinter } from '../progress-printer';
@@ -128,7 +128,7 @@ export function trainCommand(output: Output, setExitCode: (code: number) => void
         folder.writeSummary({ status: cancelled ? 'cancelled' : 'failed', error: message });
         if (!cancelled) throw error;
         output.log(`cancelled. Run folder: ${folder.path}`);
-        setExitCode(EXIT_FAILURE);
+        setExitCode(EXIT_CANCELLED);
       } finally {
         process.removeListener('SIGINT', stop);
         model.dispose();
