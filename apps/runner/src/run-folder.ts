@@ -1,8 +1,9 @@
-import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunEvent } from '@saccade/spec';
 import { stringify as toYaml } from 'yaml';
 import type { MetricsRow } from './plots/write-run-plots';
+import { writeFileAtomic } from './write-file-atomic';
 
 /**
  * A run's folder: `config.yaml`, append-only `events.jsonl` and `metrics.jsonl`, `summary.json`,
@@ -52,7 +53,7 @@ export class RunFolder {
   }
 
   writeConfig(config: unknown): void {
-    this.writeAtomic('config.yaml', toYaml(config));
+    writeFileAtomic(join(this.path, 'config.yaml'), toYaml(config));
   }
 
   /** Appends the event to events.jsonl, and its metrics to metrics.jsonl for updates and evals. */
@@ -65,13 +66,6 @@ export class RunFolder {
   }
 
   writeSummary(summary: unknown): void {
-    this.writeAtomic('summary.json', `${JSON.stringify(summary, null, 2)}\n`);
-  }
-
-  private writeAtomic(file: string, content: string): void {
-    const target = join(this.path, file);
-    const temporary = `${target}.tmp-${process.pid}`;
-    writeFileSync(temporary, content);
-    renameSync(temporary, target);
+    writeFileAtomic(join(this.path, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
   }
 }

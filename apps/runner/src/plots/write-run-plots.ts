@@ -1,6 +1,7 @@
 import { renderSvg } from '@saccade/image';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeFileAtomic } from '../write-file-atomic';
 import { lineChartSvg, type LineChartOptions } from './line-chart-svg';
 
 /** A row of metrics.jsonl. */
@@ -16,7 +17,7 @@ export interface MetricsRow {
  */
 export async function writeRunPlots(runPath: string, rows: readonly MetricsRow[]): Promise<string[]> {
   const folder = join(runPath, 'plots');
-  await mkdir(folder, { recursive: true });
+  mkdirSync(folder, { recursive: true });
   const series = (kind: MetricsRow['kind'], metric: string): [number, number][] =>
     rows.flatMap((row) => (row.kind === kind && typeof row[metric] === 'number' ? [[row.step, row[metric]] as [number, number]] : []));
   const charts: Record<string, LineChartOptions> = {
@@ -36,14 +37,10 @@ export async function writeRunPlots(runPath: string, rows: readonly MetricsRow[]
   for (const [name, options] of Object.entries(charts)) {
     const svg = lineChartSvg(options);
     const png = await renderSvg(svg);
-    written.push(await writeAtomic(join(folder, `${name}.svg`), svg), await writeAtomic(join(folder, `${name}.png`), png.data));
+    for (const [path, content] of [[join(folder, `${name}.svg`), svg], [join(folder, `${name}.png`), png.data]] as const) {
+      writeFileAtomic(path, content);
+      written.push(path);
+    }
   }
   return written;
-}
-
-async function writeAtomic(path: string, content: string | Uint8Array): Promise<string> {
-  const temporary = `${path}.tmp-${process.pid}`;
-  await writeFile(temporary, content);
-  await rename(temporary, path);
-  return path;
 }
