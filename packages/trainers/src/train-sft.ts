@@ -59,9 +59,10 @@ export async function trainSft(
   const log = (message: string, data?: Record<string, unknown>): void =>
     onEvent({ type: 'log', time: now(), level: 'info', message, ...(data ? { data } : {}) });
 
-  const seeds = Array.from({ length: settings.trainSeeds.count }, (_, index) => settings.trainSeeds.start + index);
-  const evalSeeds = Array.from({ length: settings.evalSeeds.count }, (_, index) => settings.evalSeeds.start + index);
-  const overlap = evalSeeds.filter((seed) => seed >= settings.trainSeeds.start && seed < settings.trainSeeds.start + settings.trainSeeds.count);
+  const seeds = seedRange(settings.trainSeeds);
+  const evalSeeds = seedRange(settings.evalSeeds);
+  const trainSet = new Set(seeds);
+  const overlap = evalSeeds.filter((seed) => trainSet.has(seed));
   if (overlap.length > 0) throw new RangeError(`Evaluation seeds overlap the training seeds (e.g. ${overlap[0]}); held-out seeds must be unseen.`);
 
   log(`collecting solver demonstrations on ${seeds.length} seeds of ${settings.envId}`);
@@ -141,4 +142,8 @@ export async function trainSft(
     optimizer.dispose();
   }
   return { steps: step, seconds: seconds(), evaluations };
+}
+
+function seedRange({ start, count }: { start: number; count: number }): number[] {
+  return Array.from({ length: count }, (_, index) => start + index);
 }
