@@ -41,3 +41,37 @@ export { describeInvalidImage, detectImageMediaType, isImageData } from './check
 // Tools.
 export { defineTool } from './tools/define-tool';
 export type { ToolDefinition } from './tools/define-tool';
+
+// Answer checkers.
+export { answerStrings } from './checkers/answer-checker';
+export type { AnswerCheck, AnswerChecker, AnswerTarget, AnswerValue } from './checkers/answer-checker';
+export { findAnswerChecker, getAnswerChecker, listAnswerCheckers, registerAnswerChecker } from './checkers/answer-checker-registry';
+export { checkChartQA, checkFigureQA, checkPlotQA, checkText } from './checkers/chart-checkers';
+export { choiceLetter, expectedChoiceIndex, matchChoiceText, parseChoiceLetter, resolveChoice } from './checkers/choices';
+export { checkClevr, checkClevrMath, normalizeClevrAnswer } from './checkers/clevr-checkers';
+export { checkDocVQA, checkInfographicVQA, createDocumentVqaChecker } from './checkers/document-checkers';
+export { anls, editDistance } from './checkers/edit-distance';
+export { evaluateExpression } from './checkers/evaluate-expression';
+export {
+  checkExactMatch,
+  checkMultipleChoice,
+  checkNumeric,
+  checkYesNo,
+  compareNumbers,
+  createNumericChecker,
+  createSetChecker,
+  setOverlap,
+  splitList,
+} from './checkers/generic-checkers';
+export type { NumericCheckerOptions } from './checkers/generic-checkers';
+export { checkGeometry3K, checkGeoQA, checkUniGeo } from './checkers/geometry-checkers';
+export { boxIoU, checkBoxIoU, checkPointInBox, createBoxIoUChecker, parseBox, parsePoint, pointInBox } from './checkers/grounding-checkers';
+export type { BoundingBox } from './checkers/grounding-checkers';
+export { checkMapQA, normalizeEntity, parseRange } from './checkers/map-checkers';
+export { checkMathVista, checkTabMWP, mathVistaTolerance } from './checkers/math-checkers';
+export { containsWord, normalizeAnswer, normalizeVqaAnswer, numberWordValue, parseYesNo } from './checkers/normalize-answer';
+export { parseDate, sameDate } from './checkers/parse-date';
+export { parseNumber, parseNumericAnswer, withinRelative } from './checkers/parse-number';
+export type { ParsedNumber } from './checkers/parse-number';
+export { checkAI2D, checkIconQA, checkScienceQA } from './checkers/science-checkers';
+export { checkAOkvqa, checkVizWiz, createAOkvqaChecker, createVqaScoreChecker, vqaScore } from './checkers/vqa-score-checkers';

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Throughput of the small preset on this machine's backend (imports the BUILT dist: run `pnpm
 // build` first). Prints one JSON object. Options: --steps N, --batch N, --torch (also run the
-// PyTorch peer on the same weights and batch), --preset tiny|small, --config '{"patchSize":16}'.
+// PyTorch peer on the same weights and batch), --preset tiny|small, --config '{"patchSize":16}',
+// --workers N (data-parallel worker threads besides the main one; default: one per spare core).
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -13,7 +14,10 @@ import { backendInfo, initTensor } from '@saccade/tensor';
 import * as tf from '@tensorflow/tfjs-core';
 import {
   applyChatTemplate,
+  countTargets,
   createAdamOptimizer,
+  DataParallel,
+  sftLossReference,
   createRandom,
   imageTokenCount,
   maskedCrossEntropy,
@@ -129,24 +133,37 @@ const cpuSeconds = () => {
   const usage = process.cpuUsage();
   return (usage.user + usage.system) / 1e6;
 };
+// Our steps alternate one thread / every thread (DataParallel) / the peer, so all three see the
+// same load; the losses of consecutive steps continue one training run.
+const workersArgument = argument('workers', undefined);
+const parallel = await DataParallel.create(model, workersArgument === undefined ? {} : { workers: Number(workersArgument) });
+const context = { targetTokens: countTargets(batch) };
 const ours = [sftStep(model, optimizer, batch).loss]; // warm-up: kernels, Adam slots
-const theirs = peer ? [await peer.step()] : [];
+ours.push((await parallel.step(optimizer, sftLossReference(), batch, context)).loss); // warm-up of the workers
+const theirs = peer ? [await peer.step(), await peer.step()] : [];
 let trainSeconds = 0;
 let trainCpu = 0;
+let parallelSeconds = 0;
 let torchSeconds = 0;
 for (let step = 0; step < steps; step++) {
-  const start = performance.now();
+  let start = performance.now();
   const cpu = cpuSeconds();
   ours.push(sftStep(model, optimizer, batch).loss);
   trainSeconds += (performance.now() - start) / 1000;
   trainCpu += cpuSeconds() - cpu;
+  start = performance.now();
+  ours.push((await parallel.step(optimizer, sftLossReference(), batch, context)).loss);
+  parallelSeconds += (performance.now() - start) / 1000;
   if (peer) {
-    const answer = await peer.step();
-    theirs.push(answer);
-    torchSeconds += answer.seconds;
+    for (let repeat = 0; repeat < 2; repeat++) {
+      const answer = await peer.step();
+      theirs.push(answer);
+      torchSeconds += answer.seconds / 2;
+    }
   }
 }
 peer?.close();
+await parallel.close();
 
 // Generation: 8 prompts × 8 samples = 64 rows with a KV cache.
 const prompts = batch.slice(0, 8).map((item) => ({ tokens: item.tokens.slice(0, item.tokens.indexOf(tokenizer.assistantId) + 1), images: item.images }));
@@ -175,6 +192,11 @@ const result = {
     initialLoss,
     losses: ours,
   },
+  dataParallel: {
+    threads: parallel.threadCount,
+    secondsPerStep: parallelSeconds / steps,
+    tokensPerSecond: (batchSize * length * steps) / parallelSeconds,
+  },
   generate: {
     rows: 64,
     cache: { tokens: cached.tokens, seconds: cached.seconds, tokensPerSecond: cached.tokens / cached.seconds },
@@ -195,6 +217,7 @@ if (peer) {
   };
   result.maxLossDifference = Math.max(...ours.map((loss, index) => Math.abs(loss - (theirs[index]?.loss ?? NaN))));
   result.ratioToTorch = result.train.tokensPerSecond / result.torch.tokensPerSecond;
+  result.dataParallelRatioToTorch = result.dataParallel.tokensPerSecond / result.torch.tokensPerSecond;
   await rm(folder, { recursive: true, force: true });
 }
 

@@ -4,6 +4,7 @@ export type { CreateModelOptions, ForwardOutput, LogProbsAndValues } from './vis
 export {
   MODEL_PRESETS,
   imageTokenCount,
+  patchCount,
   patchDimension,
   patchGrid,
   validateModelConfig,
@@ -37,14 +38,17 @@ export type { ModelAgentSettings } from './model-agent';
 
 // Training.
 export {
+  applyGradients,
   applyLoss,
+  countTargets,
+  sftShardLoss,
   clipByGlobalNorm,
   createAdamOptimizer,
   maskedCrossEntropy,
   setLearningRate,
   sftStep,
 } from './train-step';
-export type { AdamSettings, ApplyLossOptions, ApplyLossResult, ClippedGradients, SftExample } from './train-step';
+export type { AdamSettings, ApplyLossOptions, ApplyLossResult, ClippedGradients, SftExample, SftLossContext } from './train-step';
 
 // Checkpoints.
 export { assertSameConfig, loadCheckpoint, loadCheckpointWeights, saveCheckpoint } from './checkpoint';
@@ -56,3 +60,10 @@ export type {
   TensorEntry,
 } from './checkpoint';
 export { CheckpointError } from './checkpoint-error';
+
+// Data-parallel training (worker threads).
+export { DataParallel, sftLossReference, splitIntoShards } from './parallel/data-parallel';
+export type { DataParallelOptions, DataParallelStepOptions, DataParallelStepResult } from './parallel/data-parallel';
+export type { LossReference, ShardLoss, ShardLossOutput } from './parallel/shard-loss';
+export { shardGradients } from './parallel/shard-gradients';
+export type { ShardGradients } from './parallel/shard-gradients';

@@ -4,8 +4,13 @@ export interface ModelConfig {
   vocabularySize: number;
   /** Images are resized to imageSize × imageSize RGB before encoding. */
   imageSize: number;
-  /** Square patch side in pixels; imageSize / patchSize patches per side become the image tokens. */
+  /** Square patch side in pixels; the encoder sees imageSize / patchSize patches per side. */
   patchSize: number;
+  /**
+   * Qwen2-VL's spatial merge: each mergeSize × mergeSize block of encoded patches becomes one
+   * image token for the decoder (concatenated, then an MLP). 1 keeps one token per patch.
+   */
+  mergeSize: number;
   /** Width of every hidden state (encoder and decoder). */
   modelDimension: number;
   headCount: number;
@@ -22,7 +27,7 @@ export interface ModelConfig {
 
 export type ModelPresetName = 'tiny' | 'small';
 
-const base = { imageSize: 64, patchSize: 16, maxSequenceLength: 512, layerNormEpsilon: 1e-5 };
+const base = { imageSize: 64, patchSize: 16, mergeSize: 1, maxSequenceLength: 512, layerNormEpsilon: 1e-5 };
 
 /**
  * `tiny` is for tests (seconds to train). `small` is the default run's policy: 8 px patches, four
@@ -39,9 +44,14 @@ export function patchGrid(config: ModelConfig): number {
   return config.imageSize / config.patchSize;
 }
 
-/** Image tokens per image. */
-export function imageTokenCount(config: ModelConfig): number {
+/** Patches the encoder sees per image. */
+export function patchCount(config: ModelConfig): number {
   return patchGrid(config) ** 2;
+}
+
+/** Image tokens per image in the decoder's sequence (after the spatial merge). */
+export function imageTokenCount(config: ModelConfig): number {
+  return (patchGrid(config) / (config.mergeSize ?? 1)) ** 2;
 }
 
 export function patchDimension(config: ModelConfig): number {
@@ -54,6 +64,7 @@ export function validateModelConfig(config: ModelConfig): ModelConfig {
     'vocabularySize',
     'imageSize',
     'patchSize',
+    'mergeSize',
     'modelDimension',
     'headCount',
     'decoderLayers',
@@ -70,6 +81,9 @@ export function validateModelConfig(config: ModelConfig): ModelConfig {
   }
   if (config.imageSize % config.patchSize !== 0) {
     throw new RangeError(`ModelConfig.imageSize (${config.imageSize}) must be a multiple of patchSize (${config.patchSize}).`);
+  }
+  if (patchGrid(config) % config.mergeSize !== 0) {
+    throw new RangeError(`ModelConfig: patches per side (${patchGrid(config)}) must be a multiple of mergeSize (${config.mergeSize}).`);
   }
   if (config.modelDimension % config.headCount !== 0) {
     throw new RangeError(

@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { InvalidArgumentError } from '@saccade/spec';
-import { imageTokenCount, patchDimension, type ModelConfig } from './model-config';
+import { imageTokenCount, patchCount, patchDimension, type ModelConfig } from './model-config';
 import { writePatches } from './image-patches';
 import type { RgbImage } from './rgb-image';
 
@@ -70,7 +70,8 @@ export function prepareInputs(
   const positions = new Int32Array(batch * length);
   const slots = new Int32Array(batch * length);
   const keyBias = padding === 'left' ? new Float32Array(batch * length) : undefined;
-  const patchValues = new Float32Array(imageCount * perImage * patchDimension(config));
+  const patchesPerImage = patchCount(config);
+  const patchValues = new Float32Array(imageCount * patchesPerImage * patchDimension(config));
   const pads: number[] = [];
   let slot = 0;
   let patchOffset = 0;
@@ -111,7 +112,7 @@ export function prepareInputs(
     tokens: tf.tensor2d(tokens, [batch, length], 'int32'),
     positions: tf.tensor2d(positions, [batch, length], 'int32'),
     imageSlots: tf.tensor1d(slots, 'int32'),
-    patches: imageCount > 0 ? tf.tensor2d(patchValues, [imageCount * perImage, patchDimension(config)]) : undefined,
+    patches: imageCount > 0 ? tf.tensor2d(patchValues, [imageCount * patchesPerImage, patchDimension(config)]) : undefined,
     uniformPositions: padding === 'right',
     keyBias: keyBias ? tf.tensor2d(keyBias, [batch, length]) : undefined,
     dispose() {

@@ -55,9 +55,17 @@ export function parameterSpecs(config: ModelConfig): ParameterSpec[] {
     { name: 'image.column', shape: [grid, d], init: normal(0.2) },
   ];
   for (let layer = 0; layer < config.encoderLayers; layer++) specs.push(...layerSpecs(`encoder.${layer}`, config, residualScale));
+  specs.push({ name: 'image.outputNorm.gain', shape: [d], init: ones }, { name: 'image.outputNorm.bias', shape: [d], init: zeros });
+  if (config.mergeSize > 1) {
+    const merged = config.mergeSize ** 2 * d;
+    specs.push(
+      { name: 'image.merger.up.weight', shape: [merged, d], init: normal(1 / Math.sqrt(merged)) },
+      { name: 'image.merger.up.bias', shape: [d], init: zeros },
+      { name: 'image.merger.down.weight', shape: [d, d], init: normal(1 / Math.sqrt(d)) },
+      { name: 'image.merger.down.bias', shape: [d], init: zeros },
+    );
+  }
   specs.push(
-    { name: 'image.outputNorm.gain', shape: [d], init: ones },
-    { name: 'image.outputNorm.bias', shape: [d], init: zeros },
     { name: 'token.embedding', shape: [config.vocabularySize, d], init: normal(0.02) },
     { name: 'position.embedding', shape: [config.maxSequenceLength, d], init: normal(0.02) },
   );

@@ -2,6 +2,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import { InvalidArgumentError } from '@saccade/spec';
 import type { ModelSequence } from './model-inputs';
 import type { VisionLanguageModel } from './vision-language-model';
+import type { ShardLossOutput } from './parallel/shard-loss';
 
 export interface AdamSettings {
   learningRate: number;
@@ -46,6 +47,22 @@ export interface ApplyLossResult {
 }
 
 /**
+ * Clips gradients (canonical variable order) to a global norm and lets the optimizer apply them.
+ * Returns the norm before clipping. The caller still owns `gradients`.
+ */
+export function applyGradients(model: VisionLanguageModel, optimizer: tf.Optimizer, gradients: readonly tf.Tensor[], maxGradientNorm = 1): number {
+  const variables = model.trainableVariables;
+  if (gradients.length !== variables.length) {
+    throw new InvalidArgumentError({ argument: 'gradients', expected: `${variables.length} tensors (one per weight)`, value: `${gradients.length} tensors` });
+  }
+  const clipped = clipByGlobalNorm(gradients, Number.isFinite(maxGradientNorm) ? maxGradientNorm : Number.MAX_VALUE);
+  optimizer.applyGradients(variables.map((variable, index) => ({ name: variable.name, tensor: clipped.gradients[index] as tf.Tensor })));
+  const norm = clipped.norm.dataSync()[0] ?? NaN;
+  tf.dispose([clipped.norm, ...clipped.gradients]);
+  return norm;
+}
+
+/**
  * One optimizer step on a scalar loss over the model's weights: gradients, global-norm clipping,
  * Adam. Weights that the loss does not reach get zero gradients so Adam's slots stay in order.
  */
@@ -57,12 +74,10 @@ export function applyLoss(
 ): ApplyLossResult {
   const variables = model.trainableVariables;
   const { value, grads } = tf.variableGrads(loss, variables);
-  const maxNorm = options.maxGradientNorm ?? 1;
   const ordered = variables.map((variable) => grads[variable.name] ?? tf.zerosLike(variable));
-  const clipped = clipByGlobalNorm(ordered, Number.isFinite(maxNorm) ? maxNorm : Number.MAX_VALUE);
-  optimizer.applyGradients(variables.map((variable, index) => ({ name: variable.name, tensor: clipped.gradients[index] as tf.Tensor })));
-  const result = { loss: value.dataSync()[0] ?? NaN, gradientNorm: clipped.norm.dataSync()[0] ?? NaN };
-  tf.dispose([value, clipped.norm, ...clipped.gradients, ...ordered, ...Object.values(grads)]);
+  const gradientNorm = applyGradients(model, optimizer, ordered, options.maxGradientNorm ?? 1);
+  const result = { loss: value.dataSync()[0] ?? NaN, gradientNorm };
+  tf.dispose([value, ...ordered, ...Object.values(grads)]);
   return result;
 }
 
@@ -73,13 +88,35 @@ export interface SftExample extends ModelSequence {
 
 /** Mean token cross-entropy over the masked tokens of the batch (a differentiable scalar). */
 export function maskedCrossEntropy(model: VisionLanguageModel, examples: readonly SftExample[]): tf.Scalar {
+  return sftShardLoss(model, examples, { targetTokens: countTargets(examples) }).loss;
+}
+
+/** The batch-wide total a shard of an SFT batch is normalised by. */
+export interface SftLossContext {
+  /** Target tokens (mask ones after column 0) in the whole batch. */
+  targetTokens: number;
+}
+
+/** Target tokens of a batch: what the masked mean divides by. */
+export function countTargets(examples: readonly SftExample[]): number {
+  let count = 0;
+  for (const example of examples) for (let column = 1; column < example.lossMask.length; column++) count += example.lossMask[column] ?? 0;
+  return count;
+}
+
+/**
+ * Masked cross-entropy of one shard, divided by the whole batch's target count so that shard
+ * losses add up to the batch mean (DataParallel's contract).
+ */
+export function sftShardLoss(model: VisionLanguageModel, examples: readonly SftExample[], context: SftLossContext): ShardLossOutput {
   const inputs = model.prepare(examples, 'right');
   try {
-    return tf.tidy(() => {
+    const loss = tf.tidy(() => {
       const mask = tf.tensor2d(lossMaskValues(examples, inputs.length), [inputs.batch, inputs.length]);
       const { logProbs } = model.logProbsAndValues(inputs, { entropies: false });
-      return tf.div(tf.neg(tf.sum(tf.mul(logProbs, mask))), tf.maximum(tf.sum(mask), 1)) as tf.Scalar;
+      return tf.div(tf.neg(tf.sum(tf.mul(logProbs, mask))), Math.max(context.targetTokens, 1)) as tf.Scalar;
     });
+    return { loss };
   } finally {
     inputs.dispose();
   }

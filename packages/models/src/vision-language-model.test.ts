@@ -135,3 +135,9 @@ describe('VisionLanguageModel', () => {
     model.dispose();
   });
 });
+
+it('creating and disposing a model leaves no tensors behind', () => {
+  const before = tf.memory().numTensors;
+  VisionLanguageModel.create({ preset: 'tiny' }).dispose();
+  expect(tf.memory().numTensors).toBe(before);
+});

@@ -4,7 +4,7 @@ import { generate, type GenerateOptions, type GeneratedSample } from './generate
 import { countParameters, initialParameterValues, parameterSpecs } from './model-parameters';
 import { MASKED, prepareInputs, type ModelInputs, type ModelSequence } from './model-inputs';
 import { Tokenizer } from './tokenizer';
-import { layerNorm, linear, transformerBlock, type WeightLookup } from './transformer-layers';
+import { gelu, layerNorm, linear, transformerBlock, type WeightLookup } from './transformer-layers';
 
 export interface CreateModelOptions {
   /** A preset to start from (default 'small'); `config` fields override it. */
@@ -65,7 +65,10 @@ export class VisionLanguageModel {
     for (const spec of parameterSpecs(config)) {
       const value = values.get(spec.name);
       if (!value) throw new Error(`No initial value for weight ${spec.name}.`);
-      this.variables.set(spec.name, tf.variable(tf.tensor(value, spec.shape, 'float32'), true, `${this.scope}/${spec.name}`));
+      // tf.variable keeps its own handle on the data: release the initial tensor's.
+      const initial = tf.tensor(value, spec.shape, 'float32');
+      this.variables.set(spec.name, tf.variable(initial, true, `${this.scope}/${spec.name}`));
+      initial.dispose();
     }
   }
 
@@ -130,7 +133,7 @@ export class VisionLanguageModel {
     });
   }
 
-  /** Patch rows [images·patches, patch values] → image tokens [images·patches, d]. */
+  /** Patch rows [images·patches, patch values] → image tokens [images·imageTokenCount, d]. */
   encodeImages(patches: tf.Tensor2D): tf.Tensor2D {
     const { config, weight } = this;
     const grid = patchGrid(config);
@@ -148,7 +151,16 @@ export class VisionLanguageModel {
     for (let layer = 0; layer < config.encoderLayers; layer++) {
       x = transformerBlock(x, weight, `encoder.${layer}`, shape, undefined, epsilon).output;
     }
-    return layerNorm(x, weight('image.outputNorm.gain'), weight('image.outputNorm.bias'), epsilon) as tf.Tensor2D;
+    const encoded = layerNorm(x, weight('image.outputNorm.gain'), weight('image.outputNorm.bias'), epsilon) as tf.Tensor2D;
+    const merge = config.mergeSize;
+    if (merge === 1) return encoded;
+    // [images·grid², d] row-major → [images·(grid/m)², m²·d]: each m×m block concatenated. Rank-4
+    // transposes only: [block rows, m, block columns, m·d] → [block rows, block columns, m, m·d].
+    const blocks = grid / merge;
+    const grouped = tf.transpose(tf.reshape(encoded, [imageCount * blocks, merge, blocks, merge * d]), [0, 2, 1, 3]);
+    const concatenated = tf.reshape(grouped, [imageCount * blocks * blocks, merge * merge * d]) as tf.Tensor2D;
+    const hidden = gelu(linear(concatenated, weight('image.merger.up.weight'), weight('image.merger.up.bias'))) as tf.Tensor2D;
+    return linear(hidden, weight('image.merger.down.weight'), weight('image.merger.down.bias'));
   }
 
   /** Token, position and image embeddings of the inputs: [batch·length, d]. */

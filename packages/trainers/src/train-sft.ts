@@ -1,21 +1,24 @@
 import { createRng } from '@saccade/core';
 import {
   applyChatTemplate,
+  countTargets,
   createAdamOptimizer,
+  DataParallel,
   decodeImageData,
   imageTokenCount,
-  saveCheckpoint,
   setLearningRate,
-  sftStep,
+  sftLossReference,
   type SftExample,
   type VisionLanguageModel,
 } from '@saccade/models';
 import type { RunEvent } from '@saccade/spec';
-import { join } from 'node:path';
+import type * as tf from '@tensorflow/tfjs-core';
 import { collectDemonstrations } from './collect-demonstrations';
 import { evaluatePolicy, type PolicyEvaluation } from './evaluate-policy';
 import { warmupCosineLearningRate } from './learning-rate-schedule';
 import { policyMessages, type PolicyView } from './policy-messages';
+import { assertDisjointSeeds, seedRange } from './seed-range';
+import { saveTrainingCheckpoint } from './training-checkpoint';
 
 export interface TrainSftSettings {
   envId: string;
@@ -38,6 +41,16 @@ export interface TrainSftSettings {
   /** Where checkpoints go (`<folder>/<step>`); none are written without it. */
   checkpointFolder?: string;
   signal?: AbortSignal;
+  /** Steps already done (a resumed run): batches and the learning-rate schedule continue from here. */
+  startStep?: number;
+  /** An optimizer to continue with (a resumed run's, from its checkpoint); otherwise a fresh Adam. */
+  optimizer?: tf.AdamOptimizer;
+  /** Checkpoint every this many steps (default: at the end only). */
+  checkpointEvery?: number;
+  /** Merged into every checkpoint's metadata (the runner records where a phase started). */
+  checkpointMetadata?: Record<string, unknown>;
+  /** Worker threads for data-parallel steps (default: one per spare core on wasm/cpu; see DataParallel). */
+  workers?: number;
 }
 
 export interface TrainSftResult {
@@ -59,11 +72,9 @@ export async function trainSft(
   const log = (message: string, data?: Record<string, unknown>): void =>
     onEvent({ type: 'log', time: now(), level: 'info', message, ...(data ? { data } : {}) });
 
+  assertDisjointSeeds(settings.trainSeeds, settings.evalSeeds);
   const seeds = seedRange(settings.trainSeeds);
   const evalSeeds = seedRange(settings.evalSeeds);
-  const trainSet = new Set(seeds);
-  const overlap = evalSeeds.filter((seed) => trainSet.has(seed));
-  if (overlap.length > 0) throw new RangeError(`Evaluation seeds overlap the training seeds (e.g. ${overlap[0]}); held-out seeds must be unseen.`);
 
   log(`collecting solver demonstrations on ${seeds.length} seeds of ${settings.envId}`);
   const demonstrations = await collectDemonstrations({ envId: settings.envId, envOptions: settings.envOptions ?? {}, seeds });
@@ -78,10 +89,22 @@ export async function trainSft(
   );
   log(`${examples.length} demonstrations ready`, { examples: examples.length });
 
-  const optimizer = createAdamOptimizer({ learningRate: settings.learningRate });
-  const rng = createRng(settings.seed);
-  let order = rng.shuffle(examples.map((_, index) => index));
-  let cursor = 0;
+  const optimizer = settings.optimizer ?? createAdamOptimizer({ learningRate: settings.learningRate });
+  const parallel = await DataParallel.create(model, settings.workers === undefined ? {} : { workers: settings.workers });
+  log(`training on ${parallel.threadCount} thread(s)`, { threads: parallel.threadCount });
+  // Epoch e's order depends on (seed, e) only, so the batch of any step can be rebuilt: a resumed
+  // run sees exactly the batches the uninterrupted run would have.
+  const epochOrders = new Map<number, number[]>();
+  const exampleAt = (position: number): SftExample => {
+    const epoch = Math.floor(position / examples.length);
+    let order = epochOrders.get(epoch);
+    if (!order) {
+      epochOrders.clear();
+      order = createRng(settings.seed).fork(`sft-epoch-${epoch}`).shuffle(examples.map((_, index) => index));
+      epochOrders.set(epoch, order);
+    }
+    return examples[order[position % examples.length]!]!;
+  };
   const started = performance.now();
   const seconds = (): number => (performance.now() - started) / 1000;
   const evaluations: TrainSftResult['evaluations'] = [];
@@ -100,23 +123,16 @@ export async function trainSft(
     return result;
   };
 
-  let step = 0;
+  let step = settings.startStep ?? 0;
   try {
-    await evaluate(0);
+    if (step === 0) await evaluate(0);
     for (; step < settings.steps; ) {
       settings.signal?.throwIfAborted();
-      const batch: SftExample[] = [];
-      for (let index = 0; index < settings.batchSize; index++) {
-        if (cursor === order.length) {
-          order = rng.shuffle(order);
-          cursor = 0;
-        }
-        batch.push(examples[order[cursor++]!]!);
-      }
+      const batch = Array.from({ length: settings.batchSize }, (_, index) => exampleAt(step * settings.batchSize + index));
       const learningRate = warmupCosineLearningRate(step, { peak: settings.learningRate, warmupSteps: settings.warmupSteps, totalSteps: settings.steps });
       setLearningRate(optimizer, learningRate);
       const stepStarted = performance.now();
-      const { loss, gradientNorm } = sftStep(model, optimizer, batch);
+      const { loss, gradientNorm } = await parallel.step(optimizer, sftLossReference(), batch, { targetTokens: countTargets(batch) });
       const stepSeconds = (performance.now() - stepStarted) / 1000;
       const tokens = batch.reduce((sum, example) => sum + example.tokens.length, 0);
       step++;
@@ -126,6 +142,9 @@ export async function trainSft(
         step,
         metrics: { loss, gradientNorm, learningRate, tokensPerSecond: tokens / stepSeconds, seconds: seconds() },
       });
+      if (settings.checkpointFolder && settings.checkpointEvery && step % settings.checkpointEvery === 0 && step < settings.steps) {
+        await saveTrainingCheckpoint(model, optimizer, settings.checkpointFolder, { ...settings.checkpointMetadata, step, phase: 'sft', complete: false }, onEvent);
+      }
       const outOfTime = settings.timeLimitSeconds !== undefined && seconds() >= settings.timeLimitSeconds;
       if (step % settings.evalEvery === 0 || step === settings.steps || outOfTime) {
         const result = await evaluate(step);
@@ -134,16 +153,11 @@ export async function trainSft(
       if (outOfTime) break;
     }
     if (settings.checkpointFolder) {
-      const path = join(settings.checkpointFolder, String(step));
-      await saveCheckpoint(path, { model, optimizer, metadata: { step, phase: 'sft' } });
-      onEvent({ type: 'checkpoint-saved', time: now(), step, path });
+      await saveTrainingCheckpoint(model, optimizer, settings.checkpointFolder, { ...settings.checkpointMetadata, step, phase: 'sft', complete: true }, onEvent);
     }
   } finally {
-    optimizer.dispose();
+    if (!settings.optimizer) optimizer.dispose();
+    await parallel.close();
   }
   return { steps: step, seconds: seconds(), evaluations };
-}
-
-function seedRange({ start, count }: { start: number; count: number }): number[] {
-  return Array.from({ length: count }, (_, index) => start + index);
 }

@@ -48,6 +48,8 @@ export interface EpisodeEndEvent extends RunEventBase {
   terminated: boolean;
   truncated: boolean;
   success?: boolean;
+  /** Set when the episode stopped on an error (agent or env); its trajectory carries it too. */
+  error?: { name: string; message: string };
   step?: number;
 }
 

@@ -1,3 +1,4 @@
+import type { AgentFinishReason } from './agent';
 import type { ImageMediaType } from './image-data';
 
 /** An image in a stored trajectory, by content hash; the bytes sit in `images/<hash>.<ext>`. */
@@ -34,6 +35,11 @@ export interface Turn {
   truncated: boolean;
   info: Record<string, unknown>;
   timing: TurnTiming;
+  /**
+   * Why the agent's generation stopped, when the agent said: `'length'` means the response never
+   * ended (no end token), so a trainer masks it out.
+   */
+  finishReason?: AgentFinishReason;
 }
 
 export interface TrajectoryError {

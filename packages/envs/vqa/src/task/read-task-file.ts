@@ -1,0 +1,130 @@
+import { createReadStream } from 'node:fs';
+import { access } from 'node:fs/promises';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { z } from 'zod';
+import { TaskFileError } from './task-file-error';
+import { taskFileLineSchema, type VisionQATask } from './vision-qa-task';
+
+/** A short description of a value for messages. */
+export function describeReceived(value: unknown): string {
+  if (value === undefined) return 'nothing (the field is missing)';
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    text = String(value);
+  }
+  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
+}
+
+function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
+  let current = value;
+  for (const key of path) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<PropertyKey, unknown>)[key];
+  }
+  return current;
+}
+
+const fieldName = (path: readonly PropertyKey[]) =>
+  path.reduce<string>((name, key) => (typeof key === 'number' ? `${name}[${key}]` : name.length === 0 ? String(key) : `${name}.${String(key)}`), '');
+
+/** The first problem zod found, as a TaskFileError naming the field. */
+export function taskErrorFromIssues(issues: readonly z.core.$ZodIssue[], raw: unknown, file: string, line: number): TaskFileError {
+  const issue = issues[0]!;
+  // A union's inner issues name the exact branch that failed; its own message is the clearer one.
+  return new TaskFileError({ file, line, field: fieldName(issue.path) || '(line)', expected: issue.message, received: describeReceived(valueAt(raw, issue.path)) });
+}
+
+export interface ParseTaskLineOptions {
+  /** The file, for messages and to resolve relative image paths. */
+  file: string;
+  /** 1-based line number, for messages. */
+  line: number;
+  /** Resolve image paths against the file's folder (default true). */
+  resolveImages?: boolean;
+}
+
+/** Parses and validates one line of a task file; throws `TaskFileError` naming the field. */
+export function parseTaskLine(text: string, { file, line, resolveImages = true }: ParseTaskLineOptions): VisionQATask {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch (error) {
+    throw new TaskFileError({ file, line, field: '(line)', expected: 'a JSON object', received: `text that is not JSON (${(error as Error).message})`, cause: error });
+  }
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    throw new TaskFileError({ file, line, field: '(line)', expected: 'a JSON object', received: describeReceived(raw) });
+  }
+  const parsed = taskFileLineSchema.safeParse(raw);
+  if (!parsed.success) throw taskErrorFromIssues(parsed.error.issues, raw, file, line);
+  const task = parsed.data as VisionQATask;
+  const folder = dirname(file);
+  if (resolveImages) task.images = task.images.map((image) => (typeof image === 'string' && !isAbsolute(image) ? resolve(folder, image) : image));
+  task.location = { file, line };
+  return task;
+}
+
+export interface ReadTaskFileOptions {
+  /** Skip invalid lines instead of throwing; each one goes to `onInvalid`. Default false. */
+  skipInvalid?: boolean;
+  /** Called with each invalid line's error when `skipInvalid` is on. */
+  onInvalid?: (error: TaskFileError) => void;
+  /** Check that every image file exists (one `access` call per image). Default false. */
+  checkImages?: boolean;
+  /** Resolve image paths against the file's folder (default true). */
+  resolveImages?: boolean;
+}
+
+/**
+ * Streams the tasks of a JSONL task file, one line at a time (never the whole file in memory).
+ * Blank lines are skipped. A broken line throws a `TaskFileError` naming the file, the line, the
+ * field and what was expected, unless `skipInvalid` is on.
+ *
+ * @example
+ * for await (const task of readTaskFile('data/chartqa/test.jsonl')) console.log(task.id);
+ */
+export async function* readTaskFile(file: string, options: ReadTaskFileOptions = {}): AsyncGenerator<VisionQATask> {
+  const { skipInvalid = false, onInvalid, checkImages = false, resolveImages = true } = options;
+  const stream = createReadStream(file, { encoding: 'utf8' });
+  const opened = new Promise<void>((resolveOpen, reject) => {
+    stream.once('open', () => resolveOpen());
+    stream.once('error', reject);
+  });
+  try {
+    await opened;
+  } catch (error) {
+    throw new TaskFileError({ file, field: '(file)', expected: 'a readable JSONL task file', received: (error as Error).message, cause: error });
+  }
+  const lines = createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
+  let line = 0;
+  try {
+    for await (const text of lines) {
+      line++;
+      if (text.trim().length === 0) continue;
+      try {
+        const task = parseTaskLine(text, { file, line, resolveImages });
+        if (checkImages) await checkImageFiles(task, file, line);
+        yield task;
+      } catch (error) {
+        if (!skipInvalid || !TaskFileError.isInstance(error)) throw error;
+        onInvalid?.(error);
+      }
+    }
+  } finally {
+    lines.close();
+    stream.destroy();
+  }
+}
+
+async function checkImageFiles(task: VisionQATask, file: string, line: number): Promise<void> {
+  for (const [index, image] of task.images.entries()) {
+    if (typeof image !== 'string') continue;
+    try {
+      await access(image);
+    } catch {
+      throw new TaskFileError({ file, line, field: `images[${index}]`, expected: 'an image file that exists', received: `${JSON.stringify(image)} (not found)` });
+    }
+  }
+}

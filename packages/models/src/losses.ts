@@ -1,0 +1,4 @@
+/**
+ * Entry for worker threads (`@saccade/models/losses`): the shard losses DataParallel can name.
+ */
+export { sftShardLoss } from './train-step';

@@ -1,0 +1,89 @@
+import * as tf from '@tensorflow/tfjs-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { initBackend, solidImage } from '../../test/helpers';
+import {
+  applyChatTemplate,
+  createAdamOptimizer,
+  DataParallel,
+  imageTokenCount,
+  sftLossReference,
+  sftStep,
+  splitIntoShards,
+  VisionLanguageModel,
+  type SftExample,
+} from '../index';
+
+beforeAll(initBackend);
+
+const answers = ['<answer>Left</answer>', '<answer>Right, Up</answer>', '<answer>Up</answer>', '<answer>Down, Down, Left</answer>', '<answer>Right</answer>'];
+
+function examples(model: VisionLanguageModel): SftExample[] {
+  const imageTokens = imageTokenCount(model.config);
+  const image = { data: new Uint8Array(), mediaType: 'image/png' as const };
+  return answers.map((answer, index) => {
+    const sequence = applyChatTemplate(
+      model.tokenizer,
+      [
+        { role: 'user', content: [{ type: 'image', image }, { type: 'text', text: 'Move?' }] },
+        { role: 'assistant', content: answer },
+      ],
+      { imageTokens, addGenerationPrompt: false },
+    );
+    return { tokens: sequence.tokens, images: [solidImage(64, [40 * index, 200 - 30 * index, 90])], lossMask: sequence.assistantMask };
+  });
+}
+
+let parallel: DataParallel | undefined;
+afterAll(async () => parallel?.close());
+
+it('splits a batch into shards of balanced cost, each in batch order', () => {
+  const shards = splitIntoShards([5, 1, 4, 2, 3, 3], 2, (value) => value);
+  expect(shards).toEqual([[5, 1, 3], [4, 2, 3]]);
+  expect(splitIntoShards([7], 3, (value) => value)).toEqual([[7], [], []]);
+});
+
+it('a step with a worker thread updates the weights as a one-thread step does', async () => {
+  const single = VisionLanguageModel.create({ preset: 'tiny', seed: 3 });
+  const sharded = VisionLanguageModel.create({ preset: 'tiny', seed: 3 });
+  const batch = examples(single);
+  const singleOptimizer = createAdamOptimizer({ learningRate: 1e-2 });
+  const shardedOptimizer = createAdamOptimizer({ learningRate: 1e-2 });
+  parallel = await DataParallel.create(sharded, { workers: 1 });
+  expect(parallel.threadCount).toBe(2);
+  const before = tf.memory().numTensors;
+  for (let step = 0; step < 3; step++) {
+    const expected = sftStep(single, singleOptimizer, batch);
+    const context = { targetTokens: batch.reduce((sum, example) => sum + example.lossMask.slice(1).reduce((a, b) => a + b, 0), 0) };
+    const actual = await parallel.step(shardedOptimizer, sftLossReference(), batch, context);
+    expect(actual.loss).toBeCloseTo(expected.loss, 4);
+    expect(actual.gradientNorm).toBeCloseTo(expected.gradientNorm, 3);
+  }
+  // Adam's slots are created on the first step; after that nothing may grow.
+  const afterFirst = tf.memory().numTensors;
+  await parallel.step(shardedOptimizer, sftLossReference(), batch, { targetTokens: 40 });
+  expect(tf.memory().numTensors).toBe(afterFirst);
+  expect(afterFirst).toBeGreaterThan(before);
+  const a = single.getWeights();
+  const b = sharded.getWeights();
+  let largest = 0;
+  for (const [name, values] of a) {
+    const other = b.get(name)!;
+    for (let index = 0; index < values.length; index++) largest = Math.max(largest, Math.abs(values[index]! - other[index]!));
+  }
+  // Three matching steps, then one more on the sharded side only: within one step's size (lr 1e-2).
+  expect(largest).toBeLessThan(2.5e-2);
+  singleOptimizer.dispose();
+  shardedOptimizer.dispose();
+  single.dispose();
+  sharded.dispose();
+});
+
+it('names a loss module that does not export the loss', async () => {
+  const model = VisionLanguageModel.create({ preset: 'tiny', seed: 1 });
+  const local = await DataParallel.create(model, { workers: 0 });
+  await expect(local.computeGradients({ module: sftLossReference().module, export: 'noSuchLoss' }, examples(model), {})).rejects.toThrow(
+    /exports no function noSuchLoss/,
+  );
+  await local.close();
+  model.dispose();
+});

@@ -1,0 +1,64 @@
+/**
+ * A data-parallel worker thread: holds a replica of the model and returns the gradients of a
+ * shard loss at the weights the main thread sends with every request. Started by DataParallel.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { pathToFileURL } from 'node:url';
+import * as tf from '@tensorflow/tfjs-core';
+import { initTensor, type BackendName } from '@saccade/tensor';
+import type { ModelConfig } from '../model-config';
+import { initialParameterValues } from '../model-parameters';
+import { Tokenizer, type TokenizerJson } from '../tokenizer';
+import { VisionLanguageModel } from '../vision-language-model';
+import { assignFlat, flattenTensors } from './flat-weights';
+import { shardGradients } from './shard-gradients';
+import type { LossReference, ShardLoss } from './shard-loss';
+import type { WorkerReply, WorkerRequest } from './worker-messages';
+
+interface WorkerSetup {
+  config: ModelConfig;
+  tokenizer: TokenizerJson;
+  backend: BackendName;
+}
+
+const port = parentPort;
+if (!port) throw new Error('gradient-worker must run in a worker thread (DataParallel starts it).');
+const setup = workerData as WorkerSetup;
+const losses = new Map<string, ShardLoss>();
+
+async function resolveLoss(reference: LossReference): Promise<ShardLoss> {
+  const key = `${reference.module}#${reference.export}`;
+  let loss = losses.get(key);
+  if (!loss) {
+    const url = reference.module.startsWith('file:') ? reference.module : pathToFileURL(reference.module).href;
+    const module = (await import(url)) as Record<string, unknown>;
+    const candidate = module[reference.export];
+    if (typeof candidate !== 'function') {
+      throw new TypeError(`${reference.module} exports no function ${reference.export} (got ${typeof candidate}).`);
+    }
+    loss = candidate as ShardLoss;
+    losses.set(key, loss);
+  }
+  return loss;
+}
+
+await initTensor({ backend: setup.backend });
+const model = new VisionLanguageModel(setup.config, new Tokenizer(setup.tokenizer), initialParameterValues(setup.config, 0));
+
+port.on('message', (request: WorkerRequest) => {
+  void (async () => {
+    try {
+      const loss = await resolveLoss(request.loss);
+      assignFlat(model.trainableVariables, request.weights);
+      const result = shardGradients(model, loss, request.shard, request.context);
+      const gradients = flattenTensors(result.gradients);
+      tf.dispose(result.gradients);
+      const reply: WorkerReply = { id: request.id, ok: true, gradients, loss: result.loss, metrics: result.metrics };
+      port.postMessage(reply, [gradients.buffer as ArrayBuffer]);
+    } catch (error) {
+      const reply: WorkerReply = { id: request.id, ok: false, error: error instanceof Error ? (error.stack ?? error.message) : String(error) };
+      port.postMessage(reply);
+    }
+  })();
+});
+port.postMessage({ id: 0, ok: true, ready: true });

@@ -1,0 +1,28 @@
+// The rollout manager.
+export { createRolloutManager, rolloutMetrics, runRollouts } from './run-rollouts';
+export type { RolloutManager, RolloutRequest, RolloutResult, RolloutSettings } from './run-rollouts';
+export { runEpisode } from './run-episode';
+export type { EpisodeContext, EpisodeResult, EpisodeSettings, RolloutPrompt, SamplingOptions } from './run-episode';
+export { imageFileName, storeObservation } from './store-observation';
+
+// The trajectory store.
+export { openTrajectoryStore } from './trajectory-store';
+export type { OpenTrajectoryStoreOptions, StoreImages, TrajectoryStore } from './trajectory-store';
+export { streamTrajectories } from './stream-trajectories';
+export type { StreamTrajectoriesOptions, UnreadableLine } from './stream-trajectories';
+export { checkTrajectoryFilter, matchesTrajectoryFilter, trajectorySuccess } from './trajectory-filter';
+export type { TrajectoryFilter } from './trajectory-filter';
+
+// Token sequences with masks.
+export { splitOnImages } from './sequence-tokenizer';
+export type { EncodedChat, SequenceMessage, SequenceTokenizer } from './sequence-tokenizer';
+export { createModelSequenceTokenizer } from './model-sequence-tokenizer';
+export type { ModelSequenceTokenizerOptions } from './model-sequence-tokenizer';
+export { QWEN25_SPECIAL_TOKENS, createQwen25SequenceTokenizer } from './qwen25-sequence-tokenizer';
+export type { Qwen25SequenceTokenizerOptions } from './qwen25-sequence-tokenizer';
+export { tokenizeTrajectory } from './tokenize-trajectory';
+export type { RewardPlacement, TokenizeTrajectoryOptions, TrainingSequence } from './tokenize-trajectory';
+
+// Export for outside trainers.
+export { readSequencesParquet, sequenceToRecord, writeSequencesJsonl, writeSequencesParquet } from './export-sequences';
+export type { SequenceRecord } from './export-sequences';

@@ -1,0 +1,68 @@
+import type { Tokenizer } from '@saccade/models';
+import { InvalidArgumentError, type ContentPart, type ImageData } from '@saccade/spec';
+import { splitOnImages, type EncodedChat, type SequenceMessage, type SequenceTokenizer } from './sequence-tokenizer';
+
+export interface ModelSequenceTokenizerOptions {
+  /** Image tokens per image: the model's `imageTokenCount(model.config)`. */
+  imageTokens: number;
+  /** The model's tokenizer (`model.tokenizer`). Default: the built-in character tokenizer. */
+  tokenizer?: Tokenizer;
+}
+
+// The template only counts image parts; it never reads their bytes.
+const noBytes: ImageData = { data: new Uint8Array(0), mediaType: 'image/png' };
+
+/**
+ * The built-in small VLM's chat template (`applyChatTemplate` from @saccade/models) as a
+ * `SequenceTokenizer`: `<bos>`, then per message its role token, its content and `<|end|>`; an image
+ * is `<image>` and `imageTokens` × `<image_pad>`. The loss mask covers an assistant's content and its
+ * `<|end|>`, as the model's own SFT step does. @saccade/models is loaded on the first call, so a
+ * program that never tokenises does not load TensorFlow.js.
+ *
+ * @example
+ * const tokenizer = await createModelSequenceTokenizer({ imageTokens: imageTokenCount(model.config), tokenizer: model.tokenizer });
+ */
+export async function createModelSequenceTokenizer(options: ModelSequenceTokenizerOptions): Promise<SequenceTokenizer> {
+  const imageTokens = options?.imageTokens;
+  if (!Number.isSafeInteger(imageTokens) || imageTokens < 1) {
+    throw new InvalidArgumentError({ argument: 'imageTokens', expected: "a positive integer (the model's imageTokenCount(config))", value: imageTokens });
+  }
+  const models = await import('@saccade/models');
+  const tokenizer = options.tokenizer ?? new models.Tokenizer();
+  const imageTagId = tokenizer.encode('<image>')[0] ?? tokenizer.unknownId;
+
+  return {
+    name: 'saccade-character',
+    encodeChat(messages: readonly SequenceMessage[]): EncodedChat {
+      const chat: EncodedChat = { inputIds: [tokenizer.bosId], generatedMask: [0], messageIndex: [-1], messageEnds: [], imageSpans: [] };
+      messages.forEach((message, index) => {
+        const content: string | ContentPart[] =
+          message.role === 'user' ? userContent(message, index) : message.text;
+        // One message at a time, so each token's message is known; the template's <bos> is dropped.
+        const one = models.applyChatTemplate(tokenizer, [{ role: message.role, content }], { imageTokens, addGenerationPrompt: false });
+        const offset = chat.inputIds.length - 1;
+        for (let i = 1; i < one.tokens.length; i++) {
+          const id = one.tokens[i] as number;
+          chat.inputIds.push(id);
+          chat.generatedMask.push(one.assistantMask[i] === 1 ? 1 : 0);
+          chat.messageIndex.push(index);
+          if (message.role === 'user' && id === imageTagId && one.tokens[i + 1] === tokenizer.imagePadId) {
+            chat.imageSpans.push({ start: offset + i, end: offset + i + 1 + imageTokens });
+          }
+        }
+        chat.messageEnds[index] = chat.inputIds.length - 1;
+      });
+      return chat;
+    },
+    decode: (ids) => tokenizer.decode(ids),
+  };
+}
+
+function userContent(message: SequenceMessage, index: number): ContentPart[] {
+  const parts: ContentPart[] = [];
+  splitOnImages(message, index).forEach((piece, pieceIndex) => {
+    if (piece.length > 0) parts.push({ type: 'text', text: piece });
+    if (pieceIndex < message.images.length) parts.push({ type: 'image', image: noBytes });
+  });
+  return parts;
+}

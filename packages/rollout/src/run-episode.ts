@@ -1,0 +1,209 @@
+import { buildMessages, type HistoryTurn } from '@saccade/agents';
+import {
+  InvalidArgumentError,
+  type Agent,
+  type AgentActOptions,
+  type AgentResponse,
+  type Env,
+  type ImageData,
+  type Observation,
+  type RunEvent,
+  type Trajectory,
+  type Turn,
+} from '@saccade/spec';
+import { storeObservation } from './store-observation';
+import { trajectorySuccess } from './trajectory-filter';
+
+/** One start state: an env id, a seed and options. Each prompt is played `groupSize` times. */
+export interface RolloutPrompt {
+  envId: string;
+  /** Same seed, same episode; `null` or absent lets the env pick. */
+  seed?: number | null;
+  /** Options for the env's factory (`makeEnv(envId, envOptions)`). */
+  envOptions?: Record<string, unknown>;
+  /** Options for `env.reset({ seed, options })`. */
+  resetOptions?: Record<string, unknown>;
+  /** Copied into each trajectory's `metadata`. */
+  metadata?: Record<string, unknown>;
+}
+
+/** What an agent factory learns about the episode it will play. */
+export interface EpisodeContext {
+  episodeId: string;
+  groupId: string;
+  prompt: RolloutPrompt;
+  /** Index of the prompt in the batch. */
+  promptIndex: number;
+  /** Index of the episode within its group, 0 … groupSize − 1. */
+  sampleIndex: number;
+  env: Env;
+}
+
+/** Sampling settings passed to every `agent.act` call. */
+export type SamplingOptions = Pick<AgentActOptions, 'temperature' | 'topP' | 'maxTokens' | 'stop'>;
+
+/** The settings one episode runs under (resolved by the rollout manager). */
+export interface EpisodeSettings {
+  agent: Agent | ((context: EpisodeContext) => Agent | Promise<Agent>);
+  createEnv: (prompt: RolloutPrompt) => Env | Promise<Env>;
+  maxTurns: number;
+  historyWindow: number;
+  agentRetries: number;
+  retryDelayMs: number;
+  sampling: SamplingOptions;
+  emit: (event: RunEvent) => void;
+  step: number | undefined;
+  signal: AbortSignal | undefined;
+}
+
+/** A finished episode: the trajectory and the bytes of the images it refers to, by hash. */
+export interface EpisodeResult {
+  trajectory: Trajectory;
+  images: Map<string, ImageData>;
+}
+
+/**
+ * Plays one episode: reset, then agent and env in turn until the env says terminated or truncated,
+ * or `maxTurns` turns (then the trajectory is truncated). Never throws: an error from the env or
+ * from the agent (after its retries) ends the episode with `trajectory.error` set.
+ */
+export async function runEpisode(context: Omit<EpisodeContext, 'env'>, settings: EpisodeSettings): Promise<EpisodeResult> {
+  const { episodeId, groupId, prompt } = context;
+  const seed = prompt.seed ?? null;
+  const images = new Map<string, ImageData>();
+  const turns: Turn[] = [];
+  const startedAt = new Date().toISOString();
+  const trajectory: Trajectory = {
+    id: episodeId,
+    envId: prompt.envId,
+    seed,
+    agentId: typeof settings.agent === 'function' ? 'unknown' : settings.agent.id,
+    groupId,
+    turns,
+    totalReward: 0,
+    terminated: false,
+    truncated: false,
+    startedAt,
+  };
+  if (prompt.metadata !== undefined) trajectory.metadata = { ...prompt.metadata };
+  settings.emit({ type: 'episode-start', time: startedAt, episodeId, envId: prompt.envId, seed, groupId, ...stepField(settings.step) });
+  let env: Env | undefined;
+  try {
+    settings.signal?.throwIfAborted();
+    env = await settings.createEnv(prompt);
+    const agent = typeof settings.agent === 'function' ? await settings.agent({ ...context, env }) : settings.agent;
+    trajectory.agentId = agent.id;
+    const reset = await env.reset({ ...(seed === null ? {} : { seed }), ...(prompt.resetOptions ? { options: prompt.resetOptions } : {}) });
+    const systemPrompt = env.systemPrompt();
+    if (systemPrompt.length > 0) trajectory.systemPrompt = systemPrompt;
+    let observation: Observation = reset.observation;
+    const history: HistoryTurn[] = [];
+    for (let index = 0; index < settings.maxTurns; index++) {
+      settings.signal?.throwIfAborted();
+      const messages = buildMessages({ systemPrompt, history, observation, historyWindow: settings.historyWindow });
+      const agentStart = performance.now();
+      const response = await act(agent, { messages, ...settings.sampling, ...(settings.signal ? { signal: settings.signal } : {}) }, settings);
+      const agentMs = performance.now() - agentStart;
+      const output = response.outputs?.[0];
+      if (typeof output?.text !== 'string') {
+        throw new InvalidArgumentError({ argument: `${agent.id}.act() response`, expected: 'outputs[0].text, a string', value: response });
+      }
+      const envStart = performance.now();
+      const result = await env.step(output.text);
+      const envMs = performance.now() - envStart;
+      const turn: Turn = {
+        observation: storeObservation(observation, images),
+        action: output.text,
+        reward: result.reward,
+        rewardTerms: result.info.rewardTerms ?? {},
+        terminated: result.terminated,
+        truncated: result.truncated,
+        info: result.info,
+        timing: { agentMs, envMs },
+      };
+      if (output.finishReason !== undefined) turn.finishReason = output.finishReason;
+      turns.push(turn);
+      trajectory.totalReward += result.reward;
+      settings.emit({
+        type: 'turn-end',
+        time: new Date().toISOString(),
+        episodeId,
+        turn: index,
+        reward: result.reward,
+        rewardTerms: turn.rewardTerms,
+        action: output.text,
+        ...stepField(settings.step),
+      });
+      history.push({ observation, action: output.text });
+      observation = result.observation;
+      if (result.terminated || result.truncated) {
+        trajectory.terminated = result.terminated;
+        trajectory.truncated = result.truncated;
+        break;
+      }
+    }
+    // The manager's turn cap cuts the episode off like a time limit would.
+    if (!trajectory.terminated && !trajectory.truncated) trajectory.truncated = true;
+    trajectory.finalObservation = storeObservation(observation, images);
+  } catch (error) {
+    trajectory.error = describeError(error);
+  } finally {
+    if (env !== undefined) {
+      try {
+        await env.close();
+      } catch (error) {
+        trajectory.metadata = { ...trajectory.metadata, closeError: describeError(error) };
+      }
+    }
+  }
+  trajectory.endedAt = new Date().toISOString();
+  settings.emit({
+    type: 'episode-end',
+    time: trajectory.endedAt,
+    episodeId,
+    totalReward: trajectory.totalReward,
+    turns: turns.length,
+    terminated: trajectory.terminated,
+    truncated: trajectory.truncated,
+    success: trajectorySuccess(trajectory),
+    ...(trajectory.error ? { error: trajectory.error } : {}),
+    ...stepField(settings.step),
+  });
+  return { trajectory, images };
+}
+
+/** `agent.act`, tried again up to `agentRetries` times with doubling delays; an abort is not retried. */
+async function act(agent: Agent, options: AgentActOptions, settings: EpisodeSettings): Promise<AgentResponse> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await agent.act(options);
+    } catch (error) {
+      if (attempt >= settings.agentRetries || settings.signal?.aborted) throw error;
+      await delay(settings.retryDelayMs * 2 ** attempt, settings.signal);
+    }
+  }
+}
+
+function delay(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (ms <= 0) return resolve();
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+function stepField(step: number | undefined): { step?: number } {
+  return step === undefined ? {} : { step };
+}
+
+function describeError(error: unknown): { name: string; message: string } {
+  if (error instanceof Error) return { name: error.name, message: error.message };
+  return { name: 'Error', message: String(error) };
+}

@@ -1,0 +1,49 @@
+import { IMAGE_PLACEHOLDER, InvalidArgumentError, type ImageRef, type MessageRole } from '@saccade/spec';
+
+/** One chat message to tokenise: text with one `<image>` placeholder per image in `images`. */
+export interface SequenceMessage {
+  role: MessageRole;
+  text: string;
+  images: readonly ImageRef[];
+}
+
+/** A chat as token ids, with what a training sequence needs to know about each token. */
+export interface EncodedChat {
+  inputIds: number[];
+  /** 1 on tokens the model generated: each assistant message's content and its end token. */
+  generatedMask: number[];
+  /** The message each token belongs to; -1 for template tokens outside every message (`<bos>`, a default system prompt). */
+  messageIndex: number[];
+  /** Per message, the position of its end token (`<|im_end|>`, `<|end|>`). */
+  messageEnds: number[];
+  /** Each image's tokens `[start, end)`, in order, markers included (`<|vision_start|>` … `<|vision_end|>`). */
+  imageSpans: { start: number; end: number }[];
+}
+
+/**
+ * Turns a chat into one token sequence in a model's chat template. Implementations: the built-in
+ * model's (`createModelSequenceTokenizer`) and Qwen2.5-VL's (`createQwen25SequenceTokenizer`).
+ */
+export interface SequenceTokenizer {
+  /** e.g. `saccade-character` or `qwen2.5-vl`. */
+  readonly name: string;
+  encodeChat(messages: readonly SequenceMessage[]): EncodedChat;
+  decode(ids: readonly number[]): string;
+}
+
+/** Splits a text on `<image>` placeholders; throws when their count differs from the images'. */
+export function splitOnImages(message: SequenceMessage, index: number): string[] {
+  const pieces = message.text.split(IMAGE_PLACEHOLDER);
+  const placeholders = pieces.length - 1;
+  if (placeholders !== message.images.length) {
+    throw new InvalidArgumentError({
+      argument: `messages[${index}]`,
+      expected: 'one <image> placeholder per image',
+      value: message.text,
+      message:
+        `Invalid argument messages[${index}]: its text has ${placeholders} <image> placeholder(s) but ${message.images.length} ` +
+        'image reference(s); expected one placeholder per image.',
+    });
+  }
+  return pieces;
+}

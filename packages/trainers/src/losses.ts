@@ -1,0 +1,2 @@
+/** Entry for data-parallel worker threads (`@saccade/trainers/losses`): the shard losses they can name. */
+export { policyShardLoss } from './losses/policy-loss';

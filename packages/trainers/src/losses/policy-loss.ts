@@ -1,0 +1,109 @@
+import * as tf from '@tensorflow/tfjs-core';
+import type { ModelSequence, ShardLossOutput, VisionLanguageModel } from '@saccade/models';
+import { InvalidArgumentError } from '@saccade/spec';
+
+/** One sampled turn as a training sequence: prompt + response, per-token arrays aligned with `tokens`. */
+export interface PolicyExample extends ModelSequence {
+  /** 1 on the tokens the policy wrote (verl's response mask). */
+  lossMask: readonly number[];
+  /** The advantage of every token (0 off the mask). */
+  advantages: readonly number[];
+  /** Log-probability of each token under the policy that sampled it. */
+  oldLogProbs: readonly number[];
+  /** Log-probability under the frozen reference, for the KL term (required when klCoefficient > 0). */
+  referenceLogProbs?: readonly number[];
+}
+
+/** Batch-wide settings and totals: shard losses divide by these so that they add up (DataParallel). */
+export interface PolicyLossContext {
+  /** 'token-mean' (verl's default, DAPO) or 'sequence-mean' (GRPO's paper: mean per sequence, then over sequences). */
+  aggregation: 'token-mean' | 'sequence-mean';
+  /** Masked tokens in the whole batch. */
+  tokenCount: number;
+  /** Sequences in the whole batch. */
+  sequenceCount: number;
+  /** PPO clip range: the ratio is clipped to [1 − clipLow, 1 + clipHigh] (DAPO's clip-higher when they differ). */
+  clipLow: number;
+  clipHigh: number;
+  /** β of the k3 KL estimator as a loss term (0: no reference model). */
+  klCoefficient: number;
+  /** Weight of the entropy bonus (subtracted from the loss). */
+  entropyCoefficient: number;
+}
+
+/**
+ * The clipped policy-gradient loss of PPO/GRPO on one shard (REFERENCE §6):
+ * −min(r·A, clip(r, 1−ε_low, 1+ε_high)·A) + β·KL_k3(π‖π_ref) − c·H, per masked token, aggregated
+ * as the context says. Metrics: clipFraction, entropy, kl, approxKl (all means over the batch).
+ */
+export function policyShardLoss(model: VisionLanguageModel, examples: readonly PolicyExample[], context: PolicyLossContext): ShardLossOutput {
+  examples.forEach(validateExample(context));
+  const inputs = model.prepare(examples, 'right');
+  try {
+    const { batch, length } = inputs;
+    const weights = new Float32Array(batch * length);
+    const advantages = new Float32Array(batch * length);
+    const oldLogProbs = new Float32Array(batch * length);
+    const referenceLogProbs = new Float32Array(batch * length);
+    const useReference = context.klCoefficient > 0;
+    examples.forEach((example, row) => {
+      let rowTokens = 0;
+      for (let column = 1; column < example.tokens.length; column++) rowTokens += example.lossMask[column] ?? 0;
+      const scale = context.aggregation === 'token-mean' ? 1 / Math.max(context.tokenCount, 1) : 1 / (Math.max(rowTokens, 1) * Math.max(context.sequenceCount, 1));
+      // Column 0 has no prediction (see logProbsAndValues), so it never carries a loss.
+      for (let column = 1; column < example.tokens.length; column++) {
+        const index = row * length + column;
+        weights[index] = (example.lossMask[column] ?? 0) * scale;
+        advantages[index] = example.advantages[column] ?? 0;
+        oldLogProbs[index] = example.oldLogProbs[column] ?? 0;
+        if (useReference) referenceLogProbs[index] = example.referenceLogProbs?.[column] ?? 0;
+      }
+    });
+    return tf.tidy(() => {
+      const shape: [number, number] = [batch, length];
+      const weight = tf.tensor2d(weights, shape);
+      const advantage = tf.tensor2d(advantages, shape);
+      const { logProbs, entropies } = model.logProbsAndValues(inputs);
+      const logRatio = tf.sub(logProbs, tf.tensor2d(oldLogProbs, shape));
+      const ratio = tf.exp(logRatio);
+      const unclipped = tf.mul(ratio, advantage);
+      const clipped = tf.mul(tf.clipByValue(ratio, 1 - context.clipLow, 1 + context.clipHigh), advantage);
+      let perToken = tf.neg(tf.minimum(unclipped, clipped));
+      const metrics: Record<string, tf.Scalar> = {
+        clipFraction: tf.sum(tf.mul(weight, tf.cast(tf.less(clipped, unclipped), 'float32'))),
+        entropy: tf.sum(tf.mul(weight, entropies)),
+        approxKl: tf.sum(tf.mul(weight, tf.mul(tf.square(logRatio), 0.5))),
+      };
+      if (useReference) {
+        // k3 = exp(ref − logp) − (ref − logp) − 1: unbiased, non-negative (Schulman's estimator, verl's low_var_kl).
+        const difference = tf.sub(tf.tensor2d(referenceLogProbs, shape), logProbs);
+        const kl = tf.sub(tf.sub(tf.exp(difference), difference), 1);
+        metrics['kl'] = tf.sum(tf.mul(weight, kl));
+        perToken = tf.add(perToken, tf.mul(kl, context.klCoefficient));
+      }
+      if (context.entropyCoefficient !== 0) perToken = tf.sub(perToken, tf.mul(entropies, context.entropyCoefficient));
+      const loss = tf.sum(tf.mul(weight, perToken)) as tf.Scalar;
+      for (const name of Object.keys(metrics)) metrics[name] = tf.keep(metrics[name]!);
+      return { loss, metrics };
+    });
+  } finally {
+    inputs.dispose();
+  }
+}
+
+function validateExample(context: PolicyLossContext): (example: PolicyExample, row: number) => void {
+  return (example, row) => {
+    for (const [name, values] of [['lossMask', example.lossMask], ['advantages', example.advantages], ['oldLogProbs', example.oldLogProbs]] as const) {
+      if (values.length !== example.tokens.length) {
+        throw new InvalidArgumentError({ argument: `examples[${row}].${name}`, expected: `${example.tokens.length} entries (one per token)`, value: `${values.length} entries` });
+      }
+    }
+    if (context.klCoefficient > 0 && example.referenceLogProbs?.length !== example.tokens.length) {
+      throw new InvalidArgumentError({
+        argument: `examples[${row}].referenceLogProbs`,
+        expected: `${example.tokens.length} entries (klCoefficient > 0 needs reference log-probs)`,
+        value: example.referenceLogProbs === undefined ? 'none' : `${example.referenceLogProbs.length} entries`,
+      });
+    }
+  };
+}

@@ -1,0 +1,300 @@
+import { createRng } from '@saccade/core';
+import {
+  createAdamOptimizer,
+  DataParallel,
+  setLearningRate,
+  type LossReference,
+  type VisionLanguageModel,
+} from '@saccade/models';
+import type { RunEvent } from '@saccade/spec';
+import * as tf from '@tensorflow/tfjs-core';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { computeGrpoAdvantages } from './advantages/index';
+import { evaluatePolicy, summarizeEpisodes, type PolicyEvaluation } from './evaluate-policy';
+import type { PolicyExample, PolicyLossContext } from './losses/policy-loss';
+import { playEpisodes, type PlayedEpisode } from './play-episodes';
+import type { PolicyView } from './policy-messages';
+import { assertDisjointSeeds, seedRange, type SeedRange } from './seed-range';
+import { saveTrainingCheckpoint } from './training-checkpoint';
+
+export interface TrainGrpoSettings {
+  envId: string;
+  envOptions?: Record<string, unknown>;
+  view: PolicyView;
+  trainSeeds: SeedRange;
+  evalSeeds: SeedRange;
+  maxTurns: number;
+  /** Policy updates (each: one rollout batch, then `epochs` passes over it). */
+  steps: number;
+  /** Distinct seeds per step; each is played `groupSize` times (a GRPO group). */
+  promptsPerStep: number;
+  groupSize: number;
+  learningRate: number;
+  /** Sampling temperature of the rollouts (default 1). */
+  temperature?: number;
+  maxTokens?: number;
+  /** Divide advantages by the group's std (default true; false is Dr. GRPO). */
+  normalizeStd?: boolean;
+  /** Drop groups whose returns are all equal: their advantages are 0 (DAPO's dynamic sampling). Default true. */
+  skipUniformGroups?: boolean;
+  clipLow?: number;
+  clipHigh?: number;
+  /** β of the k3 KL loss to the starting policy (default 0: no reference model is kept). */
+  klCoefficient?: number;
+  entropyCoefficient?: number;
+  aggregation?: PolicyLossContext['aggregation'];
+  /** PPO epochs over each rollout batch and mini-batches per epoch (default 1 and 1: on-policy). */
+  epochs?: number;
+  miniBatches?: number;
+  maxGradientNorm?: number;
+  evalEvery: number;
+  /** Steps already done (a resumed run): step numbers, seeds and samples continue from here. */
+  startStep?: number;
+  targetSuccess?: number;
+  timeLimitSeconds?: number;
+  seed: number;
+  checkpointFolder?: string;
+  /** Checkpoint every this many steps (default: at the end only). */
+  checkpointEvery?: number;
+  /** Merged into every checkpoint's metadata (the runner records where a phase started). */
+  checkpointMetadata?: Record<string, unknown>;
+  /** An optimizer to continue with (a resumed run); otherwise a fresh Adam. */
+  optimizer?: tf.AdamOptimizer;
+  workers?: number;
+  signal?: AbortSignal;
+}
+
+export interface TrainGrpoResult {
+  steps: number;
+  seconds: number;
+  evaluations: (PolicyEvaluation & { step: number; seconds: number })[];
+}
+
+const requireHere = createRequire(import.meta.url);
+
+/** The policy loss, by module, so that data-parallel worker threads can import it. */
+export function policyLossReference(): LossReference {
+  return { module: pathToFileURL(requireHere.resolve('@saccade/trainers/losses')).href, export: 'policyShardLoss' };
+}
+
+/**
+ * GRPO with the built-in model (REFERENCE §6): every step plays `promptsPerStep` training seeds
+ * `groupSize` times with the sampling policy, scores each episode by its return, normalises within
+ * the group, and gives every token of every turn of an episode that episode's advantage; then the
+ * clipped policy loss (optionally with k3 KL to the starting policy and an entropy bonus) on every
+ * thread. A step's seeds and samples depend on (seed, step) only, so a resumed run replays exactly.
+ */
+export async function trainGrpo(
+  model: VisionLanguageModel,
+  settings: TrainGrpoSettings,
+  onEvent: (event: RunEvent) => void = () => {},
+): Promise<TrainGrpoResult> {
+  const now = (): string => new Date().toISOString();
+  const log = (message: string, data?: Record<string, unknown>): void =>
+    onEvent({ type: 'log', time: now(), level: 'info', message, ...(data ? { data } : {}) });
+  assertDisjointSeeds(settings.trainSeeds, settings.evalSeeds);
+  if (settings.groupSize < 2) throw new RangeError(`GRPO needs groupSize ≥ 2 (advantages are relative to the group); got ${settings.groupSize}.`);
+  const trainSeeds = seedRange(settings.trainSeeds);
+  const evalSeeds = seedRange(settings.evalSeeds);
+  const optimizer = settings.optimizer ?? createAdamOptimizer({ learningRate: settings.learningRate });
+  const parallel = await DataParallel.create(model, settings.workers === undefined ? {} : { workers: settings.workers });
+  const klCoefficient = settings.klCoefficient ?? 0;
+  const reference = klCoefficient > 0 ? cloneModel(model) : undefined;
+  const loss = policyLossReference();
+  const started = performance.now();
+  const seconds = (): number => (performance.now() - started) / 1000;
+  const evaluations: TrainGrpoResult['evaluations'] = [];
+  log(`GRPO on ${parallel.threadCount} thread(s): ${settings.promptsPerStep} seeds × ${settings.groupSize} per step`);
+
+  const evaluate = async (step: number): Promise<PolicyEvaluation> => {
+    const result = await evaluatePolicy(model, {
+      envId: settings.envId,
+      envOptions: settings.envOptions ?? {},
+      seeds: evalSeeds,
+      view: settings.view,
+      maxTurns: settings.maxTurns,
+      ...(settings.signal ? { signal: settings.signal } : {}),
+    });
+    evaluations.push({ ...result, step, seconds: seconds() });
+    onEvent({ type: 'eval-end', time: now(), step, metrics: { ...result, seconds: seconds() } });
+    return result;
+  };
+
+  let step = settings.startStep ?? 0;
+  try {
+    if (step === 0) await evaluate(0);
+    while (step < settings.steps) {
+      settings.signal?.throwIfAborted();
+      const rolloutStarted = performance.now();
+      const stepRng = createRng(settings.seed).fork(`grpo-step-${step}`);
+      const prompts = Array.from({ length: settings.promptsPerStep }, () => trainSeeds[Math.floor(stepRng.next() * trainSeeds.length)]!);
+      const episodes = await playEpisodes(model, {
+        envId: settings.envId,
+        envOptions: settings.envOptions ?? {},
+        seeds: prompts.flatMap((seed) => Array.from({ length: settings.groupSize }, () => seed)),
+        view: settings.view,
+        maxTurns: settings.maxTurns,
+        temperature: settings.temperature ?? 1,
+        maxTokens: settings.maxTokens ?? 48,
+        samplingSeed: Math.floor(stepRng.next() * 2 ** 31),
+        ...(settings.signal ? { signal: settings.signal } : {}),
+      });
+      const rolloutSeconds = (performance.now() - rolloutStarted) / 1000;
+      const groupIds = episodes.map((_, index) => Math.floor(index / settings.groupSize));
+      const advantages = computeGrpoAdvantages({ scores: episodes.map((episode) => episode.return), groupIds, normalizeStd: settings.normalizeStd ?? true });
+      const examples = policyExamples(episodes, advantages, groupIds, settings.skipUniformGroups ?? true);
+      if (reference) attachReferenceLogProbs(reference, examples);
+      const summary = summarizeEpisodes(episodes);
+      onEvent({
+        type: 'rollout-end',
+        time: now(),
+        step: step + 1,
+        episodes: episodes.length,
+        metrics: {
+          success: summary.success,
+          meanReward: summary.meanReward,
+          formatRate: summary.formatRate,
+          meanTurns: summary.meanTurns,
+          trainedSequences: examples.length,
+          episodesPerSecond: episodes.length / rolloutSeconds,
+          ...meanRewardTerms(episodes),
+        },
+      });
+
+      const updateStarted = performance.now();
+      const totals: Record<string, number> = {};
+      let updates = 0;
+      let tokens = 0;
+      if (examples.length > 0) {
+        setLearningRate(optimizer, settings.learningRate);
+        const epochs = settings.epochs ?? 1;
+        const miniBatches = Math.min(settings.miniBatches ?? 1, examples.length);
+        for (let epoch = 0; epoch < epochs; epoch++) {
+          const order = stepRng.fork(`epoch-${epoch}`).shuffle(examples.map((_, index) => index));
+          for (let part = 0; part < miniBatches; part++) {
+            const batch = order.filter((_, position) => position % miniBatches === part).map((index) => examples[index]!);
+            const context: PolicyLossContext = {
+              aggregation: settings.aggregation ?? 'token-mean',
+              tokenCount: batch.reduce((sum, example) => sum + maskedTokens(example), 0),
+              sequenceCount: batch.length,
+              clipLow: settings.clipLow ?? 0.2,
+              clipHigh: settings.clipHigh ?? 0.28,
+              klCoefficient,
+              entropyCoefficient: settings.entropyCoefficient ?? 0,
+            };
+            const result = await parallel.step(optimizer, loss, batch, context, { maxGradientNorm: settings.maxGradientNorm ?? 1 });
+            totals['loss'] = (totals['loss'] ?? 0) + result.loss;
+            totals['gradientNorm'] = (totals['gradientNorm'] ?? 0) + result.gradientNorm;
+            for (const [name, value] of Object.entries(result.metrics)) totals[name] = (totals[name] ?? 0) + value;
+            tokens += batch.reduce((sum, example) => sum + example.tokens.length, 0);
+            updates++;
+          }
+        }
+      }
+      step++;
+      const updateSeconds = (performance.now() - updateStarted) / 1000;
+      const metrics: Record<string, number> = Object.fromEntries(Object.entries(totals).map(([name, value]) => [name, value / Math.max(updates, 1)]));
+      onEvent({
+        type: 'update-end',
+        time: now(),
+        step,
+        metrics: {
+          ...metrics,
+          learningRate: settings.learningRate,
+          tokensPerSecond: updateSeconds > 0 ? tokens / updateSeconds : 0,
+          rolloutSeconds,
+          updateSeconds,
+          seconds: seconds(),
+        },
+      });
+      if (settings.checkpointFolder && settings.checkpointEvery && step % settings.checkpointEvery === 0 && step < settings.steps) {
+        await saveTrainingCheckpoint(model, optimizer, settings.checkpointFolder, { ...settings.checkpointMetadata, step, phase: 'grpo', complete: false }, onEvent);
+      }
+      const outOfTime = settings.timeLimitSeconds !== undefined && seconds() >= settings.timeLimitSeconds;
+      if (step % settings.evalEvery === 0 || step === settings.steps || outOfTime) {
+        const result = await evaluate(step);
+        if (settings.targetSuccess !== undefined && result.success >= settings.targetSuccess) break;
+      }
+      if (outOfTime) break;
+    }
+    if (settings.checkpointFolder) {
+      await saveTrainingCheckpoint(model, optimizer, settings.checkpointFolder, { ...settings.checkpointMetadata, step, phase: 'grpo', complete: true }, onEvent);
+    }
+  } finally {
+    if (!settings.optimizer) optimizer.dispose();
+    reference?.dispose();
+    await parallel.close();
+  }
+  return { steps: step, seconds: seconds(), evaluations };
+}
+
+/** Every turn of every episode with a non-zero advantage, as a training sequence. */
+export function policyExamples(
+  episodes: readonly PlayedEpisode[],
+  advantages: ArrayLike<number>,
+  groupIds: readonly number[],
+  skipUniformGroups: boolean,
+): PolicyExample[] {
+  const uniform = new Set<number>();
+  if (skipUniformGroups) {
+    const returns = new Map<number, Set<number>>();
+    episodes.forEach((episode, index) => {
+      const group = groupIds[index]!;
+      returns.set(group, (returns.get(group) ?? new Set()).add(episode.return));
+    });
+    for (const [group, values] of returns) if (values.size === 1) uniform.add(group);
+  }
+  const examples: PolicyExample[] = [];
+  episodes.forEach((episode, index) => {
+    if (uniform.has(groupIds[index]!)) return;
+    const advantage = advantages[index] ?? 0;
+    for (const turn of episode.turns) {
+      if (turn.tokens.length === 0) continue;
+      const promptLength = turn.prompt.tokens.length;
+      const length = promptLength + turn.tokens.length;
+      const mask = Array.from({ length }, (_, position) => (position >= promptLength ? 1 : 0));
+      examples.push({
+        tokens: [...turn.prompt.tokens, ...turn.tokens],
+        images: turn.prompt.images ?? [],
+        lossMask: mask,
+        advantages: mask.map((value) => value * advantage),
+        oldLogProbs: [...new Array<number>(promptLength).fill(0), ...turn.logProbs],
+      });
+    }
+  });
+  return examples;
+}
+
+function maskedTokens(example: PolicyExample): number {
+  let count = 0;
+  for (let column = 1; column < example.lossMask.length; column++) count += example.lossMask[column] ?? 0;
+  return count;
+}
+
+function meanRewardTerms(episodes: readonly PlayedEpisode[]): Record<string, number> {
+  const sums: Record<string, number> = {};
+  for (const episode of episodes) for (const [term, value] of Object.entries(episode.rewardTerms)) sums[term] = (sums[term] ?? 0) + value;
+  return Object.fromEntries(Object.entries(sums).map(([term, value]) => [`reward/${term}`, value / Math.max(episodes.length, 1)]));
+}
+
+function cloneModel(model: VisionLanguageModel): VisionLanguageModel {
+  const Model = model.constructor as new (...args: ConstructorParameters<typeof VisionLanguageModel>) => VisionLanguageModel;
+  return new Model(model.config, model.tokenizer, model.getWeights());
+}
+
+/** Log-probs of the frozen reference policy on every example (for the KL term), 32 rows at a time. */
+function attachReferenceLogProbs(reference: VisionLanguageModel, examples: PolicyExample[]): void {
+  for (let start = 0; start < examples.length; start += 32) {
+    const chunk = examples.slice(start, start + 32);
+    const inputs = reference.prepare(chunk, 'right');
+    try {
+      const values = tf.tidy(() => reference.logProbsAndValues(inputs, { entropies: false }).logProbs.dataSync());
+      chunk.forEach((example, row) => {
+        example.referenceLogProbs = Array.from(values.subarray(row * inputs.length, row * inputs.length + example.tokens.length));
+      });
+    } finally {
+      inputs.dispose();
+    }
+  }
+}
