@@ -3,6 +3,7 @@ import { registerBuiltinEnvs } from './builtin-envs';
 import { envsCommand } from './commands/envs-command';
 import { plotCommand } from './commands/plot-command';
 import { trainCommand } from './commands/train-command';
+import { watchCommand } from './commands/watch';
 import { EXIT_SUCCESS, EXIT_USAGE } from './exit-codes';
 import { consoleOutput, type Output } from './output';
 
@@ -20,6 +21,7 @@ export function createProgram(output: Output, setExitCode: (code: number) => voi
   program.addCommand(envsCommand(output, setExitCode));
   program.addCommand(trainCommand(output, setExitCode));
   program.addCommand(plotCommand(output, setExitCode));
+  program.addCommand(watchCommand(output, setExitCode));
   return program;
 }
 

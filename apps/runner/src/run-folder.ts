@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunEvent } from '@saccade/spec';
 import { stringify as toYaml } from 'yaml';
@@ -59,9 +59,51 @@ export class RunFolder {
   /** Appends the event to events.jsonl, and its metrics to metrics.jsonl for updates and evals. */
   appendEvent(event: RunEvent): void {
     appendFileSync(join(this.path, 'events.jsonl'), `${JSON.stringify(event)}\n`);
-    if (event.type === 'update-end' || event.type === 'eval-end') {
-      const kind = event.type === 'update-end' ? 'train' : 'eval';
+    if (event.type === 'update-end' || event.type === 'eval-end' || event.type === 'rollout-end') {
+      const kind = event.type === 'update-end' ? 'train' : event.type === 'eval-end' ? 'eval' : 'rollout';
       appendFileSync(join(this.path, 'metrics.jsonl'), `${JSON.stringify({ kind, step: event.step, time: event.time, ...event.metrics })}\n`);
+    }
+  }
+
+  /**
+   * The newest checkpoint that finished writing (checkpoints are renamed into place whole), with
+   * the trainer's metadata; undefined when there is none.
+   */
+  lastCheckpoint(): { step: number; path: string; metadata: Record<string, unknown> } | undefined {
+    if (!existsSync(this.checkpointsPath)) return undefined;
+    const steps = readdirSync(this.checkpointsPath)
+      .filter((name) => /^\d+$/.test(name) && existsSync(join(this.checkpointsPath, name, 'manifest.json')))
+      .map(Number)
+      .sort((a, b) => b - a);
+    const step = steps[0];
+    if (step === undefined) return undefined;
+    const path = join(this.checkpointsPath, String(step));
+    const manifest = JSON.parse(readFileSync(join(path, 'manifest.json'), 'utf8')) as { metadata?: Record<string, unknown> };
+    return { step, path, metadata: manifest.metadata ?? {} };
+  }
+
+  /**
+   * Drops what a killed run wrote after `step` (its checkpoint) from events.jsonl and metrics.jsonl,
+   * so that a resumed run appends those steps once. Each file is replaced whole (atomically).
+   */
+  truncateAfter(step: number): void {
+    for (const name of ['events.jsonl', 'metrics.jsonl']) {
+      const file = join(this.path, name);
+      if (!existsSync(file)) continue;
+      const kept = readFileSync(file, 'utf8')
+        .split('\n')
+        .filter((line) => {
+          if (line.trim() === '') return false;
+          try {
+            const record = JSON.parse(line) as { step?: unknown; type?: unknown };
+            // A run that ended (cancelled or failed) is going on again: its run-end goes too.
+            if (record.type === 'run-end') return false;
+            return typeof record.step !== 'number' || record.step <= step;
+          } catch {
+            return false; // a torn last line
+          }
+        });
+      writeFileAtomic(file, kept.length > 0 ? `${kept.join('\n')}\n` : '');
     }
   }
 

@@ -1,8 +1,11 @@
 import { z } from 'zod';
 
+const seedRangeSchema = z.object({ start: z.number().int().nonnegative(), count: z.number().int().positive() }).strict();
+
 /**
  * `saccade train`'s configuration. Every field has the default run's value, so an empty config is
- * the built-in default: SFT of the small model on FrozenLake 4×4 from images, on a laptop CPU.
+ * the built-in default: the small model on FrozenLake 4×4 from images, SFT on the solver's
+ * demonstrations then GRPO, sized for a laptop CPU.
  */
 export const trainConfigSchema = z
   .object({
@@ -23,20 +26,55 @@ export const trainConfigSchema = z
       .strict()
       .prefault({}),
     policyView: z.enum(['image', 'full']).default('image'),
+    /** Seeds the demonstrations and GRPO prompts come from, and the held-out seeds evaluation plays. */
+    seeds: z
+      .object({
+        train: seedRangeSchema.default({ start: 10_000, count: 2_000 }),
+        eval: seedRangeSchema.default({ start: 0, count: 200 }),
+      })
+      .strict()
+      .prefault({}),
+    /** Stop the whole run once held-out success reaches this (0–1). */
+    targetSuccess: z.number().min(0).max(1).optional(),
+    /** Phase 1: supervised fine-tuning on the env solver's demonstrations. */
     sft: z
       .object({
-        steps: z.number().int().positive().default(600),
+        steps: z.number().int().nonnegative().default(600),
         batchSize: z.number().int().positive().default(32),
         learningRate: z.number().positive().default(3e-3),
         warmupSteps: z.number().int().nonnegative().default(20),
         evalEvery: z.number().int().positive().default(50),
-        trainSeeds: z.object({ start: z.number().int().nonnegative(), count: z.number().int().positive() }).strict().default({ start: 10_000, count: 2_000 }),
-        evalSeeds: z.object({ start: z.number().int().nonnegative(), count: z.number().int().positive() }).strict().default({ start: 0, count: 200 }),
-        targetSuccess: z.number().min(0).max(1).optional(),
-        timeLimitSeconds: z.number().positive().default(900),
+        timeLimitSeconds: z.number().positive().default(600),
       })
       .strict()
       .prefault({}),
+    /** Phase 2: GRPO from the SFT policy (0 steps skips it). */
+    grpo: z
+      .object({
+        steps: z.number().int().nonnegative().default(200),
+        promptsPerStep: z.number().int().positive().default(16),
+        groupSize: z.number().int().min(2).default(8),
+        learningRate: z.number().positive().default(1e-4),
+        temperature: z.number().positive().default(1),
+        maxTokens: z.number().int().positive().default(48),
+        clipLow: z.number().positive().default(0.2),
+        clipHigh: z.number().positive().default(0.28),
+        klCoefficient: z.number().nonnegative().default(0),
+        entropyCoefficient: z.number().default(0),
+        normalizeStd: z.boolean().default(true),
+        skipUniformGroups: z.boolean().default(true),
+        aggregation: z.enum(['token-mean', 'sequence-mean']).default('token-mean'),
+        epochs: z.number().int().positive().default(1),
+        miniBatches: z.number().int().positive().default(1),
+        evalEvery: z.number().int().positive().default(10),
+        timeLimitSeconds: z.number().positive().default(300),
+      })
+      .strict()
+      .prefault({}),
+    /** Save a checkpoint every this many steps (for --resume); the end of each phase always saves one. */
+    checkpointEvery: z.number().int().positive().default(50),
+    /** Data-parallel worker threads (default: one per spare core on the wasm/cpu backends). */
+    workers: z.number().int().nonnegative().optional(),
     seed: z.number().int().default(0),
     outputFolder: z.string().default('runs'),
   })

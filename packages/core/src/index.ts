@@ -10,6 +10,8 @@ export type { EpisodeStatistics } from './wrappers/record-episode-statistics';
 export { RewardTerms, weightedRewardTerms } from './wrappers/reward-terms';
 export type { RewardTermsSettings, WeightedRewardTerms } from './wrappers/reward-terms';
 export { TimeLimit } from './wrappers/time-limit';
+export { ToolUseWrapper } from './wrappers/tool-use-wrapper';
+export type { ToolCallRecord, ToolUseWrapperOptions } from './wrappers/tool-use-wrapper';
 
 // Output formats.
 export { OUTPUT_FORMATS, formatTemplate } from './formats/output-format';
@@ -41,6 +43,15 @@ export { describeInvalidImage, detectImageMediaType, isImageData } from './check
 // Tools.
 export { defineTool } from './tools/define-tool';
 export type { ToolDefinition } from './tools/define-tool';
+export { TOOL_NAME_PATTERN, getTool, listTools, registerTool, unregisterTool } from './tools/tool-registry';
+export type { RegisterToolOptions } from './tools/tool-registry';
+export { toolInputJsonSchema, toolToFunctionSchema, toolsSystemPrompt } from './tools/tool-json-schema';
+export type { JsonSchema, ToolFunctionSchema } from './tools/tool-json-schema';
+export { describeInvalidResult, runTool, validateToolInput } from './tools/run-tool';
+export type { RunToolOptions, ToolFailureKind, ToolRunResult, ValidateToolInputResult } from './tools/run-tool';
+export { assertTool, checkTool } from './tools/check-tool';
+export type { CheckToolOptions, CheckToolReport } from './tools/check-tool';
+export { ToolAlreadyRegisteredError, ToolNotFoundError, ToolSchemaError } from './tools/tool-errors';
 
 // Answer checkers.
 export { answerStrings } from './checkers/answer-checker';

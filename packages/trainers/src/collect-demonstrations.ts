@@ -14,13 +14,15 @@ export interface CollectDemonstrationsOptions {
   envId: string;
   envOptions?: Record<string, unknown>;
   seeds: Iterable<number>;
+  /** Turn cap per episode (default: the registered env's). */
+  maxTurns?: number;
   /** Stop after this many examples (default: all turns of all seeds). */
   limit?: number;
 }
 
 /** Plays each seed with the env's BFS oracle and records every turn as a demonstration. */
 export async function collectDemonstrations(options: CollectDemonstrationsOptions): Promise<Demonstration[]> {
-  const env = makeEnv(options.envId, options.envOptions ?? {});
+  const env = makeEnv(options.envId, options.envOptions ?? {}, options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns });
   const demonstrations: Demonstration[] = [];
   const limit = options.limit ?? Number.POSITIVE_INFINITY;
   try {

@@ -1,4 +1,4 @@
-import type { VisionLanguageModel } from '@saccade/models';
+import type { DataParallel, VisionLanguageModel } from '@saccade/models';
 import { playEpisodes } from './play-episodes';
 import type { PolicyView } from './policy-messages';
 
@@ -12,6 +12,8 @@ export interface EvaluatePolicyOptions {
   maxTokens?: number;
   /** Episodes played side by side: one batched generate call per turn serves them all. */
   batchSize?: number;
+  /** Share generation over a trainer's threads. */
+  parallel?: DataParallel;
   signal?: AbortSignal;
 }
 

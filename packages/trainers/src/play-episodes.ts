@@ -1,5 +1,5 @@
 import { makeEnv } from '@saccade/core';
-import { applyChatTemplate, decodeImageData, imageTokenCount, type ModelSequence, type VisionLanguageModel } from '@saccade/models';
+import { applyChatTemplate, decodeImageData, imageTokenCount, type DataParallel, type ModelSequence, type VisionLanguageModel } from '@saccade/models';
 import type { Env, Observation } from '@saccade/spec';
 import { policyMessages, type PolicyView } from './policy-messages';
 
@@ -19,6 +19,8 @@ export interface PlayEpisodesOptions {
   samplingSeed?: number;
   /** Episodes played side by side: one batched generate call per turn serves them all (default 128). */
   batchSize?: number;
+  /** Share each turn's generation over these threads (a trainer's DataParallel); default: this thread. */
+  parallel?: DataParallel;
   signal?: AbortSignal;
 }
 
@@ -53,7 +55,8 @@ export async function playEpisodes(model: VisionLanguageModel, options: PlayEpis
   const episodes: PlayedEpisode[] = [];
   for (let start = 0; start < options.seeds.length; start += batchSize) {
     const seeds = options.seeds.slice(start, start + batchSize);
-    const envs: Env[] = seeds.map(() => makeEnv(options.envId, options.envOptions ?? {}));
+    // The run's turn cap replaces the registered one (a registered 3-turn limit would cut longer runs short).
+    const envs: Env[] = seeds.map(() => makeEnv(options.envId, options.envOptions ?? {}, { maxTurns: options.maxTurns }));
     const played: PlayedEpisode[] = seeds.map((seed) => ({ seed, turns: [], return: 0, success: false, rewardTerms: {} }));
     try {
       let live = await Promise.all(
@@ -62,7 +65,8 @@ export async function playEpisodes(model: VisionLanguageModel, options: PlayEpis
       for (let turn = 0; turn < options.maxTurns && live.length > 0; turn++) {
         options.signal?.throwIfAborted();
         const prompts = await Promise.all(live.map((episode) => policyPrompt(model, episode.observation, options.view)));
-        const samples = await model.generate({
+        const generator = options.parallel ?? model;
+        const samples = await generator.generate({
           prompts,
           temperature: options.temperature,
           topP: options.topP ?? 1,

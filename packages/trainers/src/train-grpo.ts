@@ -59,6 +59,11 @@ export interface TrainGrpoSettings {
   checkpointEvery?: number;
   /** Merged into every checkpoint's metadata (the runner records where a phase started). */
   checkpointMetadata?: Record<string, unknown>;
+  /**
+   * Awaited between steps: the runner pauses here (the TUI's pause key) and asks for a checkpoint
+   * of the current step (its checkpoint key).
+   */
+  betweenSteps?: (step: number) => Promise<{ checkpoint?: boolean } | void>;
   /** An optimizer to continue with (a resumed run); otherwise a fresh Adam. */
   optimizer?: tf.AdamOptimizer;
   workers?: number;
@@ -114,6 +119,7 @@ export async function trainGrpo(
       seeds: evalSeeds,
       view: settings.view,
       maxTurns: settings.maxTurns,
+      parallel,
       ...(settings.signal ? { signal: settings.signal } : {}),
     });
     evaluations.push({ ...result, step, seconds: seconds() });
@@ -138,6 +144,7 @@ export async function trainGrpo(
         temperature: settings.temperature ?? 1,
         maxTokens: settings.maxTokens ?? 48,
         samplingSeed: Math.floor(stepRng.next() * 2 ** 31),
+        parallel,
         ...(settings.signal ? { signal: settings.signal } : {}),
       });
       const rolloutSeconds = (performance.now() - rolloutStarted) / 1000;
@@ -208,15 +215,18 @@ export async function trainGrpo(
           seconds: seconds(),
         },
       });
-      if (settings.checkpointFolder && settings.checkpointEvery && step % settings.checkpointEvery === 0 && step < settings.steps) {
-        await saveTrainingCheckpoint(model, optimizer, settings.checkpointFolder, { ...settings.checkpointMetadata, step, phase: 'grpo', complete: false }, onEvent);
-      }
       const outOfTime = settings.timeLimitSeconds !== undefined && seconds() >= settings.timeLimitSeconds;
       if (step % settings.evalEvery === 0 || step === settings.steps || outOfTime) {
         const result = await evaluate(step);
         if (settings.targetSuccess !== undefined && result.success >= settings.targetSuccess) break;
       }
       if (outOfTime) break;
+      // After the step's evaluation, so that a run resumed from this checkpoint redoes nothing.
+      const request = await settings.betweenSteps?.(step);
+      const periodic = settings.checkpointEvery !== undefined && step % settings.checkpointEvery === 0 && step < settings.steps;
+      if (settings.checkpointFolder && (periodic || request?.checkpoint)) {
+        await saveTrainingCheckpoint(model, optimizer, settings.checkpointFolder, { ...settings.checkpointMetadata, step, phase: 'grpo', complete: false }, onEvent);
+      }
     }
     if (settings.checkpointFolder) {
       await saveTrainingCheckpoint(model, optimizer, settings.checkpointFolder, { ...settings.checkpointMetadata, step, phase: 'grpo', complete: true }, onEvent);

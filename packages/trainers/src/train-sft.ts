@@ -49,6 +49,11 @@ export interface TrainSftSettings {
   checkpointEvery?: number;
   /** Merged into every checkpoint's metadata (the runner records where a phase started). */
   checkpointMetadata?: Record<string, unknown>;
+  /**
+   * Awaited between steps: the runner pauses here (the TUI's pause key) and asks for a checkpoint
+   * of the current step (its checkpoint key).
+   */
+  betweenSteps?: (step: number) => Promise<{ checkpoint?: boolean } | void>;
   /** Worker threads for data-parallel steps (default: one per spare core on wasm/cpu; see DataParallel). */
   workers?: number;
 }
@@ -77,7 +82,7 @@ export async function trainSft(
   const evalSeeds = seedRange(settings.evalSeeds);
 
   log(`collecting solver demonstrations on ${seeds.length} seeds of ${settings.envId}`);
-  const demonstrations = await collectDemonstrations({ envId: settings.envId, envOptions: settings.envOptions ?? {}, seeds });
+  const demonstrations = await collectDemonstrations({ envId: settings.envId, envOptions: settings.envOptions ?? {}, seeds, maxTurns: settings.maxTurns });
   const imageTokens = imageTokenCount(model.config);
   const examples: SftExample[] = await Promise.all(
     demonstrations.map(async (demonstration) => {
@@ -116,6 +121,7 @@ export async function trainSft(
       seeds: evalSeeds,
       view: settings.view,
       maxTurns: settings.maxTurns,
+      parallel,
       ...(settings.signal ? { signal: settings.signal } : {}),
     });
     evaluations.push({ ...result, step, seconds: seconds() });
@@ -142,15 +148,18 @@ export async function trainSft(
         step,
         metrics: { loss, gradientNorm, learningRate, tokensPerSecond: tokens / stepSeconds, seconds: seconds() },
       });
-      if (settings.checkpointFolder && settings.checkpointEvery && step % settings.checkpointEvery === 0 && step < settings.steps) {
-        await saveTrainingCheckpoint(model, optimizer, settings.checkpointFolder, { ...settings.checkpointMetadata, step, phase: 'sft', complete: false }, onEvent);
-      }
       const outOfTime = settings.timeLimitSeconds !== undefined && seconds() >= settings.timeLimitSeconds;
       if (step % settings.evalEvery === 0 || step === settings.steps || outOfTime) {
         const result = await evaluate(step);
         if (settings.targetSuccess !== undefined && result.success >= settings.targetSuccess) break;
       }
       if (outOfTime) break;
+      // After the step's evaluation, so that a run resumed from this checkpoint redoes nothing.
+      const request = await settings.betweenSteps?.(step);
+      const periodic = settings.checkpointEvery !== undefined && step % settings.checkpointEvery === 0 && step < settings.steps;
+      if (settings.checkpointFolder && (periodic || request?.checkpoint)) {
+        await saveTrainingCheckpoint(model, optimizer, settings.checkpointFolder, { ...settings.checkpointMetadata, step, phase: 'sft', complete: false }, onEvent);
+      }
     }
     if (settings.checkpointFolder) {
       await saveTrainingCheckpoint(model, optimizer, settings.checkpointFolder, { ...settings.checkpointMetadata, step, phase: 'sft', complete: true }, onEvent);

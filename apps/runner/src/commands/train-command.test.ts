@@ -20,14 +20,14 @@ describe('saccade train', () => {
   test('a short run leaves a complete run folder', { timeout: 180_000 }, async () => {
     const output = capture();
     const { exitCode } = await runCli(
-      ['train', '--preset', 'tiny', '--steps', '4', '--batch-size', '4', '--eval-every', '2', '--eval-episodes', '3', '--train-seeds', '8', '--name', 'short', '--out', scratch],
+      ['train', '--preset', 'tiny', '--steps', '4', '--batch-size', '4', '--eval-every', '2', '--eval-episodes', '3', '--train-seeds', '8', '--grpo-steps', '0', '--name', 'short', '--out', scratch],
       output,
     );
     expect(output.err).toEqual([]);
     expect(exitCode).toBe(EXIT_SUCCESS);
     const folder = join(scratch, 'short');
     expect(readdirSync(folder).sort()).toEqual(['checkpoints', 'config.yaml', 'events.jsonl', 'metrics.jsonl', 'plots', 'summary.json']);
-    expect(readdirSync(join(folder, 'plots')).sort()).toEqual(['loss.png', 'loss.svg', 'success.png', 'success.svg']);
+    expect(readdirSync(join(folder, 'plots')).sort()).toEqual(['loss.png', 'loss.svg', 'success-minutes.png', 'success-minutes.svg', 'success.png', 'success.svg']);
     // A PNG a person can open: the signature, and the chart's 640×360 size in the header.
     const png = readFileSync(join(folder, 'plots', 'success.png'));
     expect([...png.subarray(0, 8)]).toEqual([137, 80, 78, 71, 13, 10, 26, 10]);
@@ -45,7 +45,9 @@ describe('saccade train', () => {
     expect(summary).toMatchObject({ status: 'completed', steps: 4 });
     expect(existsSync(join(folder, 'checkpoints', '4', 'weights.bin'))).toBe(true);
     expect(output.out.at(-2)).toMatch(/^done: 4 steps in \d+ s; held-out success \d+\.\d% → \d+\.\d%\. Run folder: /);
-    expect(output.out.at(-1)).toBe(`plots: ${join(folder, 'plots', 'loss.png')}, ${join(folder, 'plots', 'success.png')}`);
+    expect(output.out.at(-1)).toBe(
+      `plots: ${join(folder, 'plots', 'loss.png')}, ${join(folder, 'plots', 'success.png')}, ${join(folder, 'plots', 'success-minutes.png')}`,
+    );
   });
 
   test('an unknown config key and a wrong type are usage errors naming the key', async () => {

@@ -1,15 +1,17 @@
-import { VisionLanguageModel } from '@saccade/models';
 import type { RunEvent } from '@saccade/spec';
 import { backendInfo, initTensor } from '@saccade/tensor';
-import { trainSft } from '@saccade/trainers';
 import { Command } from 'commander';
 import { ConfigError } from '../config-error';
 import { EXIT_CANCELLED, EXIT_SUCCESS, EXIT_USAGE } from '../exit-codes';
 import { loadTrainConfig } from '../load-train-config';
 import type { Output } from '../output';
-import { createProgressPrinter } from '../progress-printer';
 import { writeRunPlots } from '../plots/write-run-plots';
 import { RunFolder } from '../run-folder';
+import { createTrainDisplay } from '../train-display';
+import { createControlReader } from '../control-file';
+import type { TrainConfig } from '../train-config';
+import { prepareTrainRun, runTraining } from '../train-run';
+import { basename, join } from 'node:path';
 
 interface TrainFlags {
   config?: string;
@@ -17,14 +19,20 @@ interface TrainFlags {
   out?: string;
   preset?: string;
   steps?: number;
+  grpoSteps?: number;
   batchSize?: number;
   learningRate?: number;
   evalEvery?: number;
   evalEpisodes?: number;
   trainSeeds?: number;
   timeLimit?: number;
+  grpoTimeLimit?: number;
   targetSuccess?: number;
+  checkpointEvery?: number;
+  workers?: number;
   seed?: number;
+  resume?: string;
+  plain?: boolean;
 }
 
 const integer = (value: string): number => Number(value);
@@ -32,61 +40,88 @@ const integer = (value: string): number => Number(value);
 /** `saccade train`: with no arguments, the built-in default run. */
 export function trainCommand(output: Output, setExitCode: (code: number) => void): Command {
   return new Command('train')
-    .description('train the built-in model (no arguments: the default run on FrozenLake from images)')
+    .description('train the built-in model (no arguments: the default run on FrozenLake from images, SFT then GRPO)')
     .option('-c, --config <file>', 'YAML config file (flags override it)')
     .option('--name <name>', 'run name (default: train-<time>)')
     .option('--out <folder>', 'folder that holds run folders (default: runs)')
     .option('--preset <preset>', 'model preset: tiny | small')
     .option('--steps <n>', 'SFT steps', integer)
-    .option('--batch-size <n>', 'examples per step', integer)
-    .option('--learning-rate <x>', 'peak learning rate', Number)
-    .option('--eval-every <n>', 'steps between held-out evaluations', integer)
+    .option('--grpo-steps <n>', 'GRPO steps after SFT (0 skips GRPO)', integer)
+    .option('--batch-size <n>', 'SFT examples per step', integer)
+    .option('--learning-rate <x>', 'SFT peak learning rate', Number)
+    .option('--eval-every <n>', 'SFT steps between held-out evaluations', integer)
     .option('--eval-episodes <n>', 'held-out episodes per evaluation', integer)
-    .option('--train-seeds <n>', 'training seeds the solver demonstrations come from', integer)
-    .option('--time-limit <seconds>', 'stop training after this many seconds', Number)
+    .option('--train-seeds <n>', 'training seeds (demonstrations and GRPO prompts)', integer)
+    .option('--time-limit <seconds>', 'SFT time limit', Number)
+    .option('--grpo-time-limit <seconds>', 'GRPO time limit', Number)
     .option('--target-success <fraction>', 'stop once held-out success reaches this (0–1)', Number)
-    .option('--seed <n>', 'seed of the data order', integer)
+    .option('--checkpoint-every <n>', 'steps between checkpoints (for --resume)', integer)
+    .option('--workers <n>', 'data-parallel worker threads (default: one per spare core)', integer)
+    .option('--seed <n>', 'seed of the data order and sampling', integer)
+    .option('--resume <run folder>', "continue a stopped or killed run from its newest checkpoint (its config.yaml; other flags but --plain are ignored)")
+    .option('--plain', 'progress lines instead of the terminal UI (the default off a terminal and in CI)')
     .action(async (flags: TrainFlags) => {
-      let config;
+      let config: TrainConfig;
+      let folder: RunFolder;
       try {
-        config = await loadTrainConfig(flags.config, {
-          name: flags.name,
-          outputFolder: flags.out,
-          seed: flags.seed,
-          model: flags.preset === undefined ? undefined : { preset: flags.preset },
-          sft: {
-            steps: flags.steps,
-            batchSize: flags.batchSize,
-            learningRate: flags.learningRate,
-            evalEvery: flags.evalEvery,
-            timeLimitSeconds: flags.timeLimit,
+        if (flags.resume !== undefined) {
+          folder = RunFolder.open(flags.resume);
+          config = await loadTrainConfig(join(flags.resume, 'config.yaml'), {});
+        } else {
+          config = await loadTrainConfig(flags.config, {
+            name: flags.name,
+            outputFolder: flags.out,
+            seed: flags.seed,
             targetSuccess: flags.targetSuccess,
-            evalSeeds: flags.evalEpisodes === undefined ? undefined : { start: 0, count: flags.evalEpisodes },
-            trainSeeds: flags.trainSeeds === undefined ? undefined : { start: 10_000, count: flags.trainSeeds },
-          },
-        });
+            checkpointEvery: flags.checkpointEvery,
+            workers: flags.workers,
+            model: flags.preset === undefined ? undefined : { preset: flags.preset },
+            seeds: {
+              eval: flags.evalEpisodes === undefined ? undefined : { start: 0, count: flags.evalEpisodes },
+              train: flags.trainSeeds === undefined ? undefined : { start: 10_000, count: flags.trainSeeds },
+            },
+            sft: {
+              steps: flags.steps,
+              batchSize: flags.batchSize,
+              learningRate: flags.learningRate,
+              evalEvery: flags.evalEvery,
+              timeLimitSeconds: flags.timeLimit,
+            },
+            grpo: { steps: flags.grpoSteps, timeLimitSeconds: flags.grpoTimeLimit },
+          });
+          const runName = config.name ?? `train-${new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19)}`;
+          folder = RunFolder.create(config.outputFolder, runName);
+          config = { ...config, name: basename(folder.path) };
+          folder.writeConfig(config);
+        }
       } catch (error) {
-        if (!ConfigError.isInstance(error)) throw error;
-        output.error(error.message);
+        if (!ConfigError.isInstance(error) && !(flags.resume !== undefined && error instanceof Error)) throw error;
+        output.error((error as Error).message);
         setExitCode(EXIT_USAGE);
         return;
       }
 
       await initTensor();
       const backend = backendInfo();
-      const name = config.name ?? `train-${new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19)}`;
-      const folder = RunFolder.create(config.outputFolder, name);
-      folder.writeConfig(config);
-      const model = VisionLanguageModel.create({ preset: config.model.preset, seed: config.model.seed });
-      output.log(`run ${folder.path}: ${config.env.id}, ${config.model.preset} model (${model.parameterCount.toLocaleString('en-US')} parameters), backend ${backend?.name ?? '?'}`);
+      const name = basename(folder.path);
+      const setup = await prepareTrainRun(config, folder, flags.resume !== undefined);
+      const { model } = setup;
+      const startStep = setup.resumeFrom?.step ?? 0;
+      if (flags.resume !== undefined) folder.truncateAfter(startStep);
+      output.log(
+        `${flags.resume === undefined ? 'run' : `resuming at step ${startStep}`} ${folder.path}: ${config.env.id}, ${config.model.preset} model (${model.parameterCount.toLocaleString('en-US')} parameters), backend ${backend?.name ?? '?'}`,
+      );
 
-      const interactive = process.stdout.isTTY === true;
-      const print = createProgressPrinter(output, {
-        totalSteps: config.sft.steps,
-        interactive,
-        writeStatus: (line) => process.stdout.write(`\r\x1b[2K${line}`),
-      });
       const controller = new AbortController();
+      const display = await createTrainDisplay({
+        output,
+        runFolder: folder.path,
+        runName: name,
+        ...(backend ? { backend: backend.name } : {}),
+        totalSteps: config.sft.steps + config.grpo.steps,
+        plain: flags.plain === true,
+        stop: () => controller.abort(),
+      });
       const stop = (): void => {
         output.log('\nstopping: finishing the current step (Ctrl-C again to quit at once)');
         controller.abort();
@@ -95,28 +130,19 @@ export function trainCommand(output: Output, setExitCode: (code: number) => void
       process.once('SIGINT', stop);
       const emit = (event: RunEvent): void => {
         folder.appendEvent(event);
-        print(event);
+        display.emit(event);
       };
-      emit({ type: 'run-start', time: new Date().toISOString(), runName: name, config });
+      const control = createControlReader(folder.path, () => controller.abort());
+      emit({ type: 'run-start', time: new Date().toISOString(), runName: name, config, ...(startStep > 0 ? { step: startStep } : {}) });
       try {
-        const result = await trainSft(
-          model,
-          {
-            envId: config.env.id,
-            envOptions: config.env.options,
-            view: config.policyView,
-            maxTurns: config.env.maxTurns,
-            ...config.sft,
-            seed: config.seed,
-            checkpointFolder: folder.checkpointsPath,
-            signal: controller.signal,
-          },
-          emit,
-        );
+        const result = await runTraining(config, folder, setup, { emit, signal: controller.signal, betweenSteps: control.betweenSteps });
+        if (controller.signal.aborted) throw new Error('stopped');
         const last = result.evaluations.at(-1);
         const first = result.evaluations[0];
-        folder.writeSummary({ status: 'completed', steps: result.steps, seconds: result.seconds, backend: backend?.name, first, last, evaluations: result.evaluations });
+        const sftEnd = result.evaluations.filter((evaluation) => evaluation.phase === 'sft').at(-1);
+        folder.writeSummary({ status: 'completed', steps: result.steps, seconds: result.seconds, backend: backend?.name, first, sftEnd, last, evaluations: result.evaluations });
         emit({ type: 'run-end', time: new Date().toISOString(), status: 'completed', step: result.steps });
+        await display.close();
         output.log(
           `done: ${result.steps} steps in ${Math.round(result.seconds)} s; held-out success ${pct(first?.success)} → ${pct(last?.success)}. Run folder: ${folder.path}`,
         );
@@ -126,8 +152,9 @@ export function trainCommand(output: Output, setExitCode: (code: number) => void
         const message = error instanceof Error ? error.message : String(error);
         emit({ type: 'run-end', time: new Date().toISOString(), status: cancelled ? 'cancelled' : 'failed', error: { name: (error as Error)?.name ?? 'Error', message } });
         folder.writeSummary({ status: cancelled ? 'cancelled' : 'failed', error: message });
+        await display.close();
         if (!cancelled) throw error;
-        output.log(`cancelled. Run folder: ${folder.path}`);
+        output.log(`cancelled; continue with: saccade train --resume ${folder.path}`);
         setExitCode(EXIT_CANCELLED);
       } finally {
         process.removeListener('SIGINT', stop);

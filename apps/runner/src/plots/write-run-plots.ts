@@ -6,7 +6,7 @@ import { lineChartSvg, type LineChartOptions } from './line-chart-svg';
 
 /** A row of metrics.jsonl. */
 export interface MetricsRow {
-  kind: 'train' | 'eval';
+  kind: 'train' | 'eval' | 'rollout';
   step: number;
   [metric: string]: unknown;
 }
@@ -20,6 +20,16 @@ export async function writeRunPlots(runPath: string, rows: readonly MetricsRow[]
   mkdirSync(folder, { recursive: true });
   const series = (kind: MetricsRow['kind'], metric: string): [number, number][] =>
     rows.flatMap((row) => (row.kind === kind && typeof row[metric] === 'number' ? [[row.step, row[metric]] as [number, number]] : []));
+  // Wall-clock minutes since the first row: what "learns in minutes" is read against.
+  const firstTime = rows.map((row) => Date.parse(String(row['time']))).find((time) => Number.isFinite(time));
+  const overTime = (kind: MetricsRow['kind'], metric: string): [number, number][] =>
+    firstTime === undefined
+      ? []
+      : rows.flatMap((row) => {
+          const time = Date.parse(String(row['time']));
+          const value = row[metric];
+          return row.kind === kind && typeof value === 'number' && Number.isFinite(time) ? [[(time - firstTime) / 60_000, value] as [number, number]] : [];
+        });
   const charts: Record<string, LineChartOptions> = {
     loss: { title: 'Training loss', xLabel: 'step', yLabel: 'loss', series: [{ name: 'loss', points: series('train', 'loss') }] },
     success: {
@@ -32,7 +42,40 @@ export async function writeRunPlots(runPath: string, rows: readonly MetricsRow[]
         { name: 'format', points: series('eval', 'formatRate') },
       ],
     },
+    'success-minutes': {
+      title: 'Held-out success over time',
+      xLabel: 'minutes',
+      yLabel: 'success',
+      yRange: [0, 1],
+      series: [{ name: 'success', points: overTime('eval', 'success') }],
+    },
   };
+  const rollouts = series('rollout', 'meanReward');
+  if (rollouts.length > 0) {
+    charts['reward'] = {
+      title: 'Rollouts (training seeds, sampled)',
+      xLabel: 'step',
+      yLabel: 'value',
+      series: [
+        { name: 'mean reward', points: rollouts },
+        { name: 'success', points: series('rollout', 'success') },
+      ],
+    };
+  }
+  const kl = series('train', 'kl');
+  const entropy = series('train', 'entropy');
+  if (kl.length + entropy.length > 0) {
+    charts['policy'] = {
+      title: 'Policy updates',
+      xLabel: 'step',
+      yLabel: 'value',
+      series: [
+        { name: 'KL to reference', points: kl },
+        { name: 'entropy', points: entropy },
+        { name: 'clip fraction', points: series('train', 'clipFraction') },
+      ],
+    };
+  }
   const written: string[] = [];
   for (const [name, options] of Object.entries(charts)) {
     const svg = lineChartSvg(options);

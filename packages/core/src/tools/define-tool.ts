@@ -5,7 +5,9 @@ export type ToolDefinition<INPUT> = Omit<Tool<INPUT>, 'specificationVersion'> & 
 
 /**
  * Defines a tool; returns it typed, with `specificationVersion: 'v1'` (like the AI SDK's `tool()`).
- * The `execute` input type comes from the schema (zod 4 and any Standard Schema work).
+ * The `execute` input type comes from the schema (zod 4 and any Standard Schema work). The returned
+ * `execute` refuses to start when its signal is already aborted, so every tool honours a cancelled
+ * episode without writing that check itself.
  *
  * @example
  * const calculator = defineTool({
@@ -16,5 +18,13 @@ export type ToolDefinition<INPUT> = Omit<Tool<INPUT>, 'specificationVersion'> & 
  * });
  */
 export function defineTool<INPUT>(definition: ToolDefinition<INPUT>): Tool<INPUT> {
-  return { ...definition, specificationVersion: 'v1' };
+  const execute = definition.execute;
+  return {
+    ...definition,
+    specificationVersion: 'v1',
+    execute: async (input, options) => {
+      options?.signal?.throwIfAborted();
+      return execute.call(definition, input, options);
+    },
+  };
 }

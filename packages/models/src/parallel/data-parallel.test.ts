@@ -87,3 +87,17 @@ it('names a loss module that does not export the loss', async () => {
   await local.close();
   model.dispose();
 });
+
+it('greedy generation shared over threads gives what one thread gives, in prompt order', async () => {
+  const model = VisionLanguageModel.create({ preset: 'tiny', seed: 5 });
+  const prompts = examples(model).map((example) => ({
+    tokens: example.tokens.slice(0, example.tokens.indexOf(model.tokenizer.assistantId) + 1),
+    images: example.images ?? [],
+  }));
+  const shared = await DataParallel.create(model, { workers: 1 });
+  const expected = await model.generate({ prompts, temperature: 0, maxTokens: 6 });
+  const actual = await shared.generate({ prompts, temperature: 0, maxTokens: 6 });
+  expect(actual.map((samples) => samples.map((sample) => sample.tokens))).toEqual(expected.map((samples) => samples.map((sample) => sample.tokens)));
+  await shared.close();
+  model.dispose();
+});

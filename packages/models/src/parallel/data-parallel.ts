@@ -5,6 +5,7 @@ import { Worker } from 'node:worker_threads';
 import * as tf from '@tensorflow/tfjs-core';
 import { backendInfo } from '@saccade/tensor';
 import { applyGradients, type ApplyLossResult } from '../train-step';
+import type { GenerateOptions, GeneratedSample } from '../generate';
 import type { VisionLanguageModel } from '../vision-language-model';
 import { flattenTensors, unflattenTensors } from './flat-weights';
 import { shardGradients, type ShardGradients } from './shard-gradients';
@@ -118,7 +119,9 @@ export class DataParallel {
     const [local = [], ...remote] = shards;
     const weights = remote.length > 0 ? flattenTensors(this.model.trainableVariables) : undefined;
     // Post the workers' shards first, so they run while this thread does its own.
-    const replies = remote.map((shard, index) => this.request(this.workers[index]!, { id: this.nextId++, weights: weights!, loss, shard, context }));
+    const replies = remote.map((shard, index) =>
+      this.request(this.workers[index]!, { kind: 'gradients', id: this.nextId++, weights: weights!, loss, shard, context }),
+    );
     const own = shardGradients(this.model, lossFunction, local, context);
     let settled: WorkerReply[];
     try {
@@ -131,7 +134,7 @@ export class DataParallel {
     let lossValue = own.loss;
     let gradients = own.gradients;
     for (const reply of settled) {
-      if (!reply.ok || reply.ready) continue;
+      if (!reply.ok || reply.ready || !('gradients' in reply)) continue;
       const parts = unflattenTensors(reply.gradients, gradients);
       const summed = gradients.map((gradient, index) => tf.add(gradient, parts[index]!));
       tf.dispose([...gradients, ...parts]);
@@ -140,6 +143,29 @@ export class DataParallel {
       for (const [name, value] of Object.entries(reply.metrics)) metrics[name] = (metrics[name] ?? 0) + value;
     }
     return { gradients, loss: lossValue, metrics };
+  }
+
+  /**
+   * model.generate with the prompts shared out over the threads (contiguous shares, results in
+   * prompt order). Share k samples with seed + k, so samples depend on the thread count too.
+   */
+  async generate(options: GenerateOptions): Promise<GeneratedSample[][]> {
+    if (this.closed) throw new Error('DataParallel was closed.');
+    if (this.failure) throw this.failure;
+    const { signal, ...rest } = options;
+    const shares = Math.min(this.threadCount, options.prompts.length);
+    if (shares <= 1) return this.model.generate(options);
+    const size = Math.ceil(options.prompts.length / shares);
+    const parts = Array.from({ length: shares }, (_, index) => options.prompts.slice(index * size, (index + 1) * size)).filter((part) => part.length > 0);
+    const weights = flattenTensors(this.model.trainableVariables);
+    const seed = options.seed ?? 0;
+    const remote = parts.slice(1).map((prompts, index) =>
+      this.request(this.workers[index]!, { kind: 'generate', id: this.nextId++, weights, options: { ...rest, prompts, seed: seed + index + 1 } }),
+    );
+    const local = await this.model.generate({ ...options, prompts: parts[0]!, seed });
+    const replies = await Promise.all(remote);
+    signal?.throwIfAborted();
+    return [local, ...replies.map((reply) => (reply.ok && 'samples' in reply ? reply.samples : []))].flat();
   }
 
   /** One optimizer step: data-parallel gradients, global-norm clipping, the optimizer's update. */

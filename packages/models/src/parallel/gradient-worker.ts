@@ -1,6 +1,7 @@
 /**
- * A data-parallel worker thread: holds a replica of the model and returns the gradients of a
- * shard loss at the weights the main thread sends with every request. Started by DataParallel.
+ * A data-parallel worker thread: holds a replica of the model and, at the weights the main thread
+ * sends with every request, returns the gradients of a shard loss or samples for a share of the
+ * prompts. Started by DataParallel.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
@@ -48,8 +49,13 @@ const model = new VisionLanguageModel(setup.config, new Tokenizer(setup.tokenize
 port.on('message', (request: WorkerRequest) => {
   void (async () => {
     try {
-      const loss = await resolveLoss(request.loss);
       assignFlat(model.trainableVariables, request.weights);
+      if (request.kind === 'generate') {
+        const reply: WorkerReply = { id: request.id, ok: true, samples: await model.generate(request.options) };
+        port.postMessage(reply);
+        return;
+      }
+      const loss = await resolveLoss(request.loss);
       const result = shardGradients(model, loss, request.shard, request.context);
       const gradients = flattenTensors(result.gradients);
       tf.dispose(result.gradients);

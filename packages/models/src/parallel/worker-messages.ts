@@ -1,7 +1,9 @@
+import type { GenerateOptions, GeneratedSample } from '../generate';
 import type { LossReference } from './shard-loss';
 
 /** Main thread → worker: the weights to use and one shard to differentiate. */
-export interface WorkerRequest {
+export interface GradientRequest {
+  kind: 'gradients';
   id: number;
   weights: Float32Array;
   loss: LossReference;
@@ -9,8 +11,19 @@ export interface WorkerRequest {
   context: unknown;
 }
 
+/** Main thread → worker: the weights to use and a share of the prompts to sample from. */
+export interface GenerateRequest {
+  kind: 'generate';
+  id: number;
+  weights: Float32Array;
+  options: Omit<GenerateOptions, 'signal'>;
+}
+
+export type WorkerRequest = GradientRequest | GenerateRequest;
+
 /** Worker → main thread. `id` 0 with `ready` announces a started worker. */
 export type WorkerReply =
   | { id: number; ok: true; ready: true }
   | { id: number; ok: true; ready?: undefined; gradients: Float32Array; loss: number; metrics: Record<string, number> }
+  | { id: number; ok: true; ready?: undefined; samples: GeneratedSample[][] }
   | { id: number; ok: false; error: string };

@@ -1,0 +1,117 @@
+import { loadCheckpoint, VisionLanguageModel } from '@saccade/models';
+import type { RunEvent } from '@saccade/spec';
+import { trainGrpo, trainSft, type PolicyEvaluation } from '@saccade/trainers';
+import type { LoadedCheckpoint } from '@saccade/models';
+import type { RunFolder } from './run-folder';
+import type { TrainConfig } from './train-config';
+
+export type Evaluation = PolicyEvaluation & { step: number; seconds: number; phase: 'sft' | 'grpo' };
+
+export interface TrainRunResult {
+  steps: number;
+  seconds: number;
+  evaluations: Evaluation[];
+}
+
+export interface TrainRunOptions {
+  emit: (event: RunEvent) => void;
+  signal?: AbortSignal;
+  /** Awaited between steps (pause, checkpoint-now requests: see createControlReader). */
+  betweenSteps?: (step: number) => Promise<{ checkpoint?: boolean } | void>;
+}
+
+export interface TrainRunSetup {
+  model: VisionLanguageModel;
+  /** Where a resumed run goes on from: its checkpoint's step, phase, optimizer. */
+  resumeFrom?: { step: number; phase: 'sft' | 'grpo'; complete: boolean; phaseStart: number; optimizer?: LoadedCheckpoint['optimizer'] };
+}
+
+/** The model a run starts with: fresh from the config, or the newest checkpoint's (with its optimizer) on resume. */
+export async function prepareTrainRun(config: TrainConfig, folder: RunFolder, resume: boolean): Promise<TrainRunSetup> {
+  const fresh = VisionLanguageModel.create({ preset: config.model.preset, seed: config.model.seed });
+  if (!resume) return { model: fresh };
+  const checkpoint = folder.lastCheckpoint();
+  if (!checkpoint) return { model: fresh };
+  const loaded = await loadCheckpoint(checkpoint.path, { expectedConfig: fresh.config });
+  fresh.dispose();
+  const { metadata } = checkpoint;
+  const phase = metadata['phase'] === 'grpo' ? 'grpo' : 'sft';
+  return {
+    model: loaded.model,
+    resumeFrom: {
+      step: checkpoint.step,
+      phase,
+      complete: metadata['complete'] === true,
+      phaseStart: typeof metadata['phaseStart'] === 'number' ? metadata['phaseStart'] : 0,
+      ...(loaded.optimizer ? { optimizer: loaded.optimizer } : {}),
+    },
+  };
+}
+
+/**
+ * The default pipeline: SFT on the solver's demonstrations, then GRPO from that policy, with one
+ * step count across both phases. A resumed run continues the phase its checkpoint was in (or
+ * starts the next one when that phase had ended) at the checkpoint's step.
+ */
+export async function runTraining(config: TrainConfig, folder: RunFolder, setup: TrainRunSetup, options: TrainRunOptions): Promise<TrainRunResult> {
+  const { model, resumeFrom } = setup;
+  const started = performance.now();
+  const evaluations: Evaluation[] = [];
+  const common = {
+    envId: config.env.id,
+    envOptions: config.env.options,
+    view: config.policyView,
+    maxTurns: config.env.maxTurns,
+    trainSeeds: config.seeds.train,
+    evalSeeds: config.seeds.eval,
+    seed: config.seed,
+    checkpointFolder: folder.checkpointsPath,
+    checkpointEvery: config.checkpointEvery,
+    ...(config.targetSuccess === undefined ? {} : { targetSuccess: config.targetSuccess }),
+    ...(config.workers === undefined ? {} : { workers: config.workers }),
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.betweenSteps ? { betweenSteps: options.betweenSteps } : {}),
+  };
+  const reached = (): boolean => config.targetSuccess !== undefined && (evaluations.at(-1)?.success ?? 0) >= config.targetSuccess;
+
+  let step = resumeFrom?.step ?? 0;
+  const sftPending = config.sft.steps > 0 && (!resumeFrom || (resumeFrom.phase === 'sft' && !resumeFrom.complete));
+  if (sftPending) {
+    const result = await trainSft(
+      model,
+      {
+        ...common,
+        ...config.sft,
+        startStep: step,
+        ...(resumeFrom?.optimizer ? { optimizer: resumeFrom.optimizer } : {}),
+        checkpointMetadata: { phaseStart: 0 },
+      },
+      options.emit,
+    );
+    evaluations.push(...result.evaluations.map((evaluation) => ({ ...evaluation, phase: 'sft' as const })));
+    step = result.steps;
+  }
+
+  const inGrpo = resumeFrom?.phase === 'grpo' && !resumeFrom.complete;
+  if (config.grpo.steps > 0 && !reached() && (inGrpo || !resumeFrom || resumeFrom.phase === 'sft')) {
+    const phaseStart = inGrpo ? resumeFrom.phaseStart : step;
+    const { timeLimitSeconds, steps, ...grpo } = config.grpo;
+    const result = await trainGrpo(
+      model,
+      {
+        ...common,
+        ...grpo,
+        steps: phaseStart + steps,
+        timeLimitSeconds,
+        startStep: step,
+        ...(inGrpo && resumeFrom.optimizer ? { optimizer: resumeFrom.optimizer } : {}),
+        checkpointMetadata: { phaseStart },
+      },
+      options.emit,
+    );
+    evaluations.push(...result.evaluations.map((evaluation) => ({ ...evaluation, phase: 'grpo' as const })));
+    step = result.steps;
+  }
+  resumeFrom?.optimizer?.dispose();
+  return { steps: step, seconds: (performance.now() - started) / 1000, evaluations };
+}

@@ -1,0 +1,32 @@
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { createFileControl, type RunControl } from './run-control';
+import { runFolderFeed, runFolderImageLoader } from './run-folder-feed';
+import { mount, type TrainingTui } from './render-training-tui';
+
+export interface WatchRunFolderOptions {
+  /** Default: commands go to the folder's `control.jsonl`. */
+  control?: RunControl;
+  /** How often the folder is read, in milliseconds. Default 250. */
+  intervalMs?: number;
+  stdout?: NodeJS.WriteStream;
+  stdin?: NodeJS.ReadStream;
+}
+
+/**
+ * Attaches the UI to a run folder that another process writes (or wrote): follows events.jsonl
+ * and trajectories, and sends pause, checkpoint and stop through `control.jsonl`.
+ */
+export function watchRunFolder(folder: string, options: WatchRunFolderOptions = {}): TrainingTui {
+  if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new Error(`Expected a run folder, got ${folder}: no such folder.`);
+  if (!existsSync(join(folder, 'events.jsonl'))) throw new Error(`Expected a run folder with events.jsonl, got ${folder}: it has no events.jsonl.`);
+  const feed = runFolderFeed(folder, options.intervalMs === undefined ? {} : { intervalMs: options.intervalMs });
+  return mount(feed, {
+    control: options.control ?? createFileControl(folder),
+    quitStopsRun: false,
+    exitOnRunEnd: false,
+    loadImage: runFolderImageLoader(folder),
+    ...(options.stdout ? { stdout: options.stdout } : {}),
+    ...(options.stdin ? { stdin: options.stdin } : {}),
+  });
+}

@@ -1,0 +1,201 @@
+import {
+  IMAGE_PLACEHOLDER,
+  InvalidArgumentError,
+  InvalidStateError,
+  type Env,
+  type EnvInfo,
+  type EnvResetOptions,
+  type ImageData,
+  type ResetResult,
+  type StepResult,
+  type Tool,
+} from '@saccade/spec';
+import { parseToolCalls } from '../formats/parse-tool-calls';
+import { extractTagContent } from '../formats/scan-tags';
+import { runTool, type ToolFailureKind } from '../tools/run-tool';
+import { toolsSystemPrompt } from '../tools/tool-json-schema';
+import { getTool } from '../tools/tool-registry';
+import { EnvWrapper } from './env-wrapper';
+
+export interface ToolUseWrapperOptions {
+  /** The tools the model may call: tools, or names of registered tools. */
+  tools: ReadonlyArray<Tool | string>;
+  /** Longest one tool call may run before it is cancelled and reported (default 30,000 ms). */
+  timeoutMs?: number;
+  /** Tool calls run per episode; later calls are refused with a message (default 10). */
+  maxToolCalls?: number;
+  /** Tool calls read from one response; the rest are reported as ignored (default 4). */
+  maxCallsPerTurn?: number;
+  /** Turns (tool turns and answers) per episode; the turn that reaches it is truncated (default 10). */
+  maxTurns?: number;
+  /** Cancels running tools (e.g. the rollout was stopped). */
+  signal?: AbortSignal;
+}
+
+/** What happened to one `<tool_call>` of a turn, in `info.toolCalls`. */
+export interface ToolCallRecord {
+  /** The tool named, when the call could be read. */
+  name?: string;
+  arguments?: Record<string, unknown>;
+  ok: boolean;
+  /** Why the call gave no result: unreadable, unknown tool, over the limit, or the runner's kind. */
+  failure?: 'parse-error' | 'unknown-tool' | 'limit-reached' | ToolFailureKind;
+  error?: string;
+  durationMs?: number;
+  images?: number;
+}
+
+const stripPlaceholders = (text: string) => text.replaceAll(IMAGE_PLACEHOLDER, '');
+
+/**
+ * Makes any env a multi-turn, tool-integrated env (the VISTA-Gym / DeepEyes / verl-tool loop). A
+ * response with `<tool_call>` blocks (any of the three shapes) is a tool turn: each call is
+ * validated and run with a time limit, and the results come back as the next observation in
+ * `<tool_response>…</tool_response>` sections, their images attached in order; reward 0, the
+ * episode goes on. A response without tool calls (the final `<answer>`) goes to the wrapped env.
+ * Bad calls (unreadable JSON, unknown tool, bad arguments, a tool that throws or hangs) become a
+ * section saying what was wrong, with `info.valid: false`. Tools crop from `images`: the episode's
+ * images so far, the env's originals first.
+ *
+ * @example
+ * const env = new ToolUseWrapper(makeEnv('saccade/VisionQA-v1', {tasks}), { tools: [zoomTool, ocrTool] });
+ */
+export class ToolUseWrapper extends EnvWrapper {
+  readonly tools: ReadonlyMap<string, Tool>;
+  readonly timeoutMs: number;
+  readonly maxToolCalls: number;
+  readonly maxCallsPerTurn: number;
+  readonly maxTurns: number;
+  readonly #toolsPrompt: string;
+  readonly #signal: AbortSignal | undefined;
+  #images: ImageData[] = [];
+  #turns = 0;
+  #toolCalls = 0;
+  #episode: AbortController | undefined;
+  #done = false;
+
+  constructor(env: Env, options: ToolUseWrapperOptions) {
+    super(env);
+    if (!Array.isArray(options?.tools) || options.tools.length === 0) {
+      throw new InvalidArgumentError({ argument: 'tools', expected: 'a non-empty array of tools or registered tool names', value: options?.tools });
+    }
+    const tools = new Map<string, Tool>();
+    for (const entry of options.tools) {
+      const tool = typeof entry === 'string' ? getTool(entry) : entry;
+      if (tools.has(tool.name)) throw new InvalidArgumentError({ argument: 'tools', expected: 'tools with distinct names', value: tool.name });
+      tools.set(tool.name, tool);
+    }
+    this.tools = tools;
+    this.timeoutMs = positive('timeoutMs', options.timeoutMs ?? 30_000);
+    this.maxToolCalls = positive('maxToolCalls', options.maxToolCalls ?? 10);
+    this.maxCallsPerTurn = positive('maxCallsPerTurn', options.maxCallsPerTurn ?? 4);
+    this.maxTurns = positive('maxTurns', options.maxTurns ?? 10);
+    this.#signal = options.signal;
+    // Export the schemas now: a tool whose schema cannot be shown to the model fails here, not mid-run.
+    this.#toolsPrompt = toolsSystemPrompt([...tools.values()]);
+  }
+
+  /** Tool calls run in this episode. */
+  get toolCalls(): number {
+    return this.#toolCalls;
+  }
+
+  /** Turns taken in this episode. */
+  get turns(): number {
+    return this.#turns;
+  }
+
+  /** The wrapped env's prompt followed by the `<tools>` block (Qwen / Hermes wording). */
+  override systemPrompt(): string {
+    return `${this.env.systemPrompt()}\n\n${this.#toolsPrompt}`;
+  }
+
+  override async reset(options?: EnvResetOptions): Promise<ResetResult> {
+    this.#episode?.abort(new Error('a new episode started'));
+    const result = await this.env.reset(options);
+    this.#episode = new AbortController();
+    this.#images = [...result.observation.images];
+    this.#turns = 0;
+    this.#toolCalls = 0;
+    this.#done = false;
+    return { ...result, info: { ...result.info, toolCallCount: 0 } };
+  }
+
+  override async step(action: string): Promise<StepResult> {
+    if (this.#episode === undefined) throw new InvalidStateError({ operation: 'step()', expected: 'reset() to be called first', actual: 'no episode yet' });
+    if (this.#done) throw new InvalidStateError({ operation: 'step()', expected: 'an episode in progress', actual: 'the episode has ended; call reset()' });
+    const text = typeof action === 'string' ? action : '';
+    this.#turns += 1;
+    const parsed = parseToolCalls(text, { maxCalls: this.maxCallsPerTurn });
+    if (parsed.length === 0) return this.#finish(await this.env.step(text));
+
+    const sections: string[] = [];
+    const images: ImageData[] = [];
+    const records: ToolCallRecord[] = [];
+    for (const call of parsed) {
+      const record = await this.#call(call);
+      records.push(record.record);
+      images.push(...record.images);
+      sections.push(`<tool_response>\n${[stripPlaceholders(record.text), ...record.images.map(() => IMAGE_PLACEHOLDER)].filter((line) => line.length > 0).join('\n')}\n</tool_response>`);
+    }
+    if (extractTagContent(text, 'answer') !== undefined) {
+      sections.push('Note: your <answer> was not scored because the response also called a tool. Answer in a response without tool calls.');
+    }
+    const valid = records.every((record) => record.ok);
+    const truncated = this.#turns >= this.maxTurns;
+    if (truncated) this.#done = true;
+    const info: EnvInfo = {
+      rewardTerms: {},
+      metrics: { action_is_valid: valid, tool_call_count: records.filter((record) => record.durationMs !== undefined).length },
+      valid,
+      toolCalls: records,
+      toolCallCount: this.#toolCalls,
+      turn: this.#turns,
+    };
+    if (truncated) info.truncatedBy = 'tool-use-turn-limit';
+    return { observation: { text: sections.join('\n'), images }, reward: 0, terminated: false, truncated, info };
+  }
+
+  override async close(): Promise<void> {
+    this.#episode?.abort(new Error('the env was closed'));
+    await this.env.close();
+  }
+
+  #finish(result: StepResult): StepResult {
+    let { truncated } = result;
+    const info: EnvInfo = { ...result.info, toolCallCount: this.#toolCalls, turn: this.#turns };
+    if (!result.terminated && !truncated && this.#turns >= this.maxTurns) {
+      truncated = true;
+      info.truncatedBy = 'tool-use-turn-limit';
+    }
+    this.#done = result.terminated || truncated;
+    // Images the env shows (feedback with the picture again) join the ones tools may crop from.
+    this.#images.push(...result.observation.images);
+    return { ...result, truncated, info };
+  }
+
+  async #call(parsed: ReturnType<typeof parseToolCalls>[number]): Promise<{ record: ToolCallRecord; text: string; images: ImageData[] }> {
+    const failed = (record: ToolCallRecord, error: string) => ({ record: { ...record, ok: false, error }, text: `Error: ${error}`, images: [] });
+    if (!parsed.ok) return failed({ ok: false, failure: 'parse-error' }, `could not read the tool call: ${parsed.error}.`);
+    const { name, arguments: args } = parsed.call;
+    const tool = this.tools.get(name);
+    if (tool === undefined) {
+      return failed({ name, arguments: args, ok: false, failure: 'unknown-tool' }, `unknown tool "${name.slice(0, 100)}"; expected one of: ${[...this.tools.keys()].join(', ')}.`);
+    }
+    if (this.#toolCalls >= this.maxToolCalls) {
+      return failed({ name, arguments: args, ok: false, failure: 'limit-reached' }, `the limit of ${this.maxToolCalls} tool calls per episode is reached; "${name}" was not run. Give your final answer.`);
+    }
+    this.#toolCalls += 1;
+    const signal = this.#signal === undefined ? this.#episode!.signal : AbortSignal.any([this.#signal, this.#episode!.signal]);
+    const run = await runTool(tool, args, { images: [...this.#images], signal, timeoutMs: this.timeoutMs });
+    if (!run.ok) return failed({ name, arguments: args, ok: false, failure: run.kind, durationMs: run.durationMs }, `${run.message.replace(/\.$/, "")}.`);
+    const images = run.result.images ?? [];
+    this.#images.push(...images);
+    return { record: { name, arguments: args, ok: true, durationMs: run.durationMs, images: images.length }, text: run.result.text ?? '', images };
+  }
+}
+
+function positive(argument: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value <= 0) throw new InvalidArgumentError({ argument, expected: 'a positive integer', value });
+  return value;
+}

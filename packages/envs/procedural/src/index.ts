@@ -1,0 +1,37 @@
+// Registration.
+export {
+  CHARTS_ID,
+  COUNTING_ID,
+  GEOMETRY_ID,
+  GUI_GROUNDING_ID,
+  PROCEDURAL_VQA_ENVS,
+  SVG_RECONSTRUCTION_ID,
+  VISUAL_SEARCH_ID,
+  createProceduralVqaEnv,
+  registerProceduralAnswerCheckers,
+  registerProceduralEnvs,
+} from './register-procedural-envs';
+
+// The common machinery: sources, splits, difficulty.
+export { checkKnownOptions, multipleChoice, ProceduralSource, type GeneratedSample, type GeneratorDefinition, type ProceduralSample, type ProceduralSourceOptions } from './common/procedural-source';
+export { checkSplit, seedForIndex, SPLIT_SEED_RANGES, SPLITS, splitOfSeed, type Split } from './common/split';
+export { checkDifficulty, DEFAULT_DIFFICULTY } from './common/difficulty';
+export { COLOUR_NAMES, COLOURS, hexToRgb, type ColourName } from './common/palette';
+export { FONT_FAMILY } from './common/svg';
+
+// Generators.
+export { chartsGenerator, createChartsSource, type ChartsOptions } from './charts/charts-generator';
+export { CHART_KINDS, type ChartData, type ChartKind, type ChartSeries, type PlotGeometry } from './charts/chart-data';
+export { answerChartQuestion, CHART_QUESTIONS, type ChartQuestion, type ChartQuestionKind } from './charts/chart-questions';
+export { linePoints, pieColour } from './charts/chart-svg';
+export { createGeometrySource, geometryGenerator, type GeometryOptions } from './geometry/geometry-generator';
+export { GEOMETRY_PROBLEMS, type GeometryProblemKind, type GeometryQuery } from './geometry/geometry-problems';
+export { countingGenerator, createCountingSource, type CountingOptions } from './counting/counting-generator';
+export { answerCountingQuery, COUNTING_QUESTIONS, RELATIONS, type CountingQuery, type CountingQuestionKind, type ObjectFilter, type Relation } from './counting/counting-questions';
+export { RADIUS, SCENE_COLOURS, SHAPES, SIZES, type SceneObject, type Shape, type Size } from './counting/counting-scene';
+export { createVisualSearchSource, TARGET_SHAPES, visualSearchGenerator, type Box, type TargetShape, type VisualSearchOptions } from './visual-search/visual-search-generator';
+export { createGuiGroundingSource, guiGroundingGenerator, type GuiGroundingOptions } from './gui-grounding/gui-grounding-generator';
+export { guiScreenSvg, ICONS, instructionFor, type ElementRole, type GuiElement, type GuiScreen, type IconName } from './gui-grounding/gui-screen';
+export { createSvgReconstructionSource, SVG_SHAPES, SVG_SIZE, svgReconstructionGenerator, targetSvgCode, type SvgShape, type SvgShapeKind } from './svg-reconstruction/svg-reconstruction-generator';
+export { SvgReconstructionEnv, type SvgReconstructionEnvOptions } from './svg-reconstruction/svg-reconstruction-env';
+export { ssim, toGray, type GrayImage, type SsimOptions } from './svg-reconstruction/ssim';

@@ -1,0 +1,48 @@
+import { checkEnv, findAnswerChecker, getAnswerChecker, listEnvs, makeEnv } from '@saccade/core';
+import { memoryTaskSchema, oracleAnswer } from '@saccade/env-vqa';
+import { describe, expect, it } from 'vitest';
+import { ProceduralSource } from './common/procedural-source';
+import { CHARTS_ID, GUI_GROUNDING_ID, PROCEDURAL_VQA_ENVS, registerProceduralEnvs, SVG_RECONSTRUCTION_ID } from './register-procedural-envs';
+
+describe('registerProceduralEnvs', () => {
+  it('registers the six envs (again without error)', () => {
+    registerProceduralEnvs();
+    registerProceduralEnvs();
+    expect(listEnvs()).toEqual(expect.arrayContaining(['saccade/Charts-v1', 'saccade/Geometry-v1', 'saccade/Counting-v1', 'saccade/VisualSearch-v1', 'saccade/GuiGrounding-v1', SVG_RECONSTRUCTION_ID]));
+  });
+
+  it.each(PROCEDURAL_VQA_ENVS.map((entry) => [entry.id, entry] as const))('%s passes checkEnv with the oracle answer, and its tasks are valid', async (id, { generator }) => {
+    registerProceduralEnvs();
+    const task = await new ProceduralSource(generator, { difficulty: 0.7 }).get(0);
+    expect(memoryTaskSchema.safeParse(task).success).toBe(true);
+    const report = await checkEnv(() => makeEnv(id, { difficulty: 0.7 }), { actions: [`<answer>${oracleAnswer(task)}</answer>`] });
+    expect(report.failures).toEqual([]);
+    const env = makeEnv(id, { difficulty: 0.7 });
+    await env.reset({ seed: 0 });
+    const result = await env.step(`<answer>${oracleAnswer(task)}</answer>`);
+    expect(result).toMatchObject({ reward: 1, terminated: true, info: { metrics: { success: true }, dataset: generator.dataset } });
+    await env.close();
+  });
+
+  it(`${SVG_RECONSTRUCTION_ID} passes checkEnv through makeEnv`, async () => {
+    registerProceduralEnvs();
+    const report = await checkEnv(() => makeEnv(SVG_RECONSTRUCTION_ID, { difficulty: 0.2 }), { actions: ['<answer><svg width="256" height="256"/></answer>'] });
+    expect(report.failures).toEqual([]);
+  });
+
+  it('passes generator options to the source and the rest to the env', async () => {
+    registerProceduralEnvs();
+    const env = makeEnv(CHARTS_ID, { kinds: ['pie'], split: 'test', maxAttempts: 2 });
+    const { info } = await env.reset({ seed: 3 });
+    expect(info).toMatchObject({ taskId: `charts-test-${2 ** 31 + 3}`, attemptsLeft: 2 });
+    const wrong = await env.step('<answer>-1</answer>');
+    expect(wrong.terminated).toBe(false);
+    expect(() => makeEnv(GUI_GROUNDING_ID, { roles: ['slider'] })).toThrow(/roles: expected a non-empty array of button \| icon-button/);
+  });
+
+  it('registers each dataset name as an alias of its checker', () => {
+    registerProceduralEnvs();
+    expect(findAnswerChecker('Procedural-Charts')).toBe(getAnswerChecker('ChartQA'));
+    expect(findAnswerChecker('Procedural-GuiGrounding')).toBe(getAnswerChecker('ScreenSpot'));
+  });
+});

@@ -1,0 +1,69 @@
+import { getAnswerChecker, registerAnswerChecker, registerEnv } from '@saccade/core';
+import { VisionQAEnv, type VisionQAEnvOptions } from '@saccade/env-vqa';
+import { chartsGenerator } from './charts/charts-generator';
+import { ProceduralSource, type GeneratorDefinition } from './common/procedural-source';
+import { countingGenerator } from './counting/counting-generator';
+import { geometryGenerator } from './geometry/geometry-generator';
+import { guiGroundingGenerator } from './gui-grounding/gui-grounding-generator';
+import { SvgReconstructionEnv, type SvgReconstructionEnvOptions } from './svg-reconstruction/svg-reconstruction-env';
+import { visualSearchGenerator } from './visual-search/visual-search-generator';
+
+export const CHARTS_ID = 'saccade/Charts-v1';
+export const GEOMETRY_ID = 'saccade/Geometry-v1';
+export const COUNTING_ID = 'saccade/Counting-v1';
+export const VISUAL_SEARCH_ID = 'saccade/VisualSearch-v1';
+export const GUI_GROUNDING_ID = 'saccade/GuiGrounding-v1';
+export const SVG_RECONSTRUCTION_ID = 'saccade/SvgReconstruction-v1';
+
+/** The vision-QA envs: id, generator, and what the registry says about them. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each entry has its own settings type
+export const PROCEDURAL_VQA_ENVS: readonly { id: string; generator: GeneratorDefinition<any>; description: string }[] = [
+  { id: CHARTS_ID, generator: chartsGenerator, description: 'Bar, grouped-bar, line and pie charts; value, extreme, difference, ratio, trend and threshold questions; ChartQA relaxed accuracy.' },
+  { id: GEOMETRY_ID, generator: geometryGenerator, description: 'Triangles, parallel lines and circles drawn to scale; a missing angle or length, free answer or multiple choice; Geometry3K check.' },
+  { id: COUNTING_ID, generator: countingGenerator, description: 'CLEVR-like 2D scenes: counts, extremes and spatial relations; CLEVR check.' },
+  { id: VISUAL_SEARCH_ID, generator: visualSearchGenerator, description: 'A 2048 px image with one small target among distractors; multiple choice on its colour; the target box is recorded.' },
+  { id: GUI_GROUNDING_ID, generator: guiGroundingGenerator, description: 'Synthetic app screens; an instruction names an element; a click inside its box is correct (ScreenSpot).' },
+];
+
+/**
+ * A VisionQAEnv over a generator. Options are split: `split`, `difficulty` and the generator's own
+ * options make the source; the rest (format, maxAttempts, rewards, …) go to the env. The checker
+ * is the generator's unless one is given.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any generator
+export function createProceduralVqaEnv(id: string, generator: GeneratorDefinition<any>, options: Record<string, unknown> = {}): VisionQAEnv {
+  const sourceKeys = new Set(['split', 'difficulty', ...generator.options]);
+  const sourceOptions: Record<string, unknown> = {};
+  const envOptions: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(options ?? {})) (sourceKeys.has(key) ? sourceOptions : envOptions)[key] = value;
+  const source = new ProceduralSource(generator, sourceOptions);
+  return new VisionQAEnv({ checker: generator.checker, ...(envOptions as VisionQAEnvOptions), source, id });
+}
+
+/**
+ * Registers each generator's dataset name (`Procedural-Charts`, …) as an alias of its checker, so
+ * generated tasks written to a task file are checked the same way by `saccade/VisionQA-v1`.
+ */
+export function registerProceduralAnswerCheckers(): void {
+  for (const { generator } of PROCEDURAL_VQA_ENVS) registerAnswerChecker(generator.dataset, getAnswerChecker(generator.checker), { override: true });
+}
+
+/**
+ * Registers `saccade/Charts-v1`, `Geometry-v1`, `Counting-v1`, `VisualSearch-v1`, `GuiGrounding-v1`
+ * (VisionQAEnv over a generator; one turn unless `maxAttempts`) and `SvgReconstruction-v1`
+ * (multi-turn; it limits its own turns), and the answer-checker aliases. Calling it again re-registers them.
+ */
+export function registerProceduralEnvs(): void {
+  for (const { id, generator, description } of PROCEDURAL_VQA_ENVS) {
+    registerEnv<Record<string, unknown>>({ id, create: (options) => createProceduralVqaEnv(id, generator, options), description }, { override: true });
+  }
+  registerEnv<SvgReconstructionEnvOptions & Record<string, unknown>>(
+    {
+      id: SVG_RECONSTRUCTION_ID,
+      create: (options) => new SvgReconstructionEnv({ ...options, id: SVG_RECONSTRUCTION_ID }),
+      description: "VAGEN's SVG reconstruction: a target of simple shapes, SVG code as the answer, its render as the next observation; reward = format + SSIM.",
+    },
+    { override: true },
+  );
+  registerProceduralAnswerCheckers();
+}

@@ -1,0 +1,121 @@
+import type { Rng } from '@saccade/core';
+import { InvalidArgumentError } from '@saccade/spec';
+import { lerp, levelInt } from '../common/difficulty';
+import { COLOUR_NAMES, COLOURS, type ColourName } from '../common/palette';
+import { checkKnownOptions, multipleChoice, ProceduralSource, type GeneratorDefinition, type ProceduralSourceOptions } from '../common/procedural-source';
+import { num, svgDocument } from '../common/svg';
+
+export const TARGET_SHAPES = ['star', 'cross', 'ring'] as const;
+export type TargetShape = (typeof TARGET_SHAPES)[number];
+const DISTRACTOR_SHAPES = ['circle', 'square', 'triangle', 'diamond'] as const;
+type DistractorShape = (typeof DISTRACTOR_SHAPES)[number];
+
+export interface VisualSearchOptions extends ProceduralSourceOptions {
+  /** Side of the square image in pixels, at least 2048 (default 2048). */
+  size?: number;
+}
+
+interface VisualSearchSettings {
+  size: number;
+}
+
+/** `[x1, y1, x2, y2]` in pixels. */
+export type Box = [number, number, number, number];
+
+/** A star, cross or ring's outline as SVG, and its exact bounding box. */
+function targetSvg(shape: TargetShape, x: number, y: number, radius: number, fill: string): { svg: string; box: Box } {
+  if (shape === 'star') {
+    const vertices = Array.from({ length: 10 }, (_, index) => {
+      const r = index % 2 === 0 ? radius : radius * 0.45;
+      const angle = (index * Math.PI) / 5 - Math.PI / 2;
+      return { x: Math.round((x + r * Math.cos(angle)) * 100) / 100, y: Math.round((y + r * Math.sin(angle)) * 100) / 100 };
+    });
+    const xs = vertices.map((v) => v.x);
+    const ys = vertices.map((v) => v.y);
+    return {
+      svg: `<polygon points="${vertices.map((v) => `${num(v.x)},${num(v.y)}`).join(' ')}" fill="${fill}"/>`,
+      box: [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)],
+    };
+  }
+  if (shape === 'cross') {
+    const arm = Math.max(2, Math.round(radius * 0.35));
+    return {
+      svg: `<rect x="${x - radius}" y="${y - arm}" width="${2 * radius}" height="${2 * arm}" fill="${fill}"/><rect x="${x - arm}" y="${y - radius}" width="${2 * arm}" height="${2 * radius}" fill="${fill}"/>`,
+      box: [x - radius, y - radius, x + radius, y + radius],
+    };
+  }
+  const stroke = Math.max(2, Math.round(radius * 0.35));
+  return { svg: `<circle cx="${x}" cy="${y}" r="${radius - stroke / 2}" fill="none" stroke="${fill}" stroke-width="${stroke}"/>`, box: [x - radius, y - radius, x + radius, y + radius] };
+}
+
+function distractorSvg(shape: DistractorShape, x: number, y: number, r: number, fill: string): string {
+  switch (shape) {
+    case 'circle':
+      return `<circle cx="${x}" cy="${y}" r="${r}" fill="${fill}"/>`;
+    case 'square':
+      return `<rect x="${x - r}" y="${y - r}" width="${2 * r}" height="${2 * r}" fill="${fill}"/>`;
+    case 'triangle':
+      return `<polygon points="${x},${y - r} ${x + r},${y + r} ${x - r},${y + r}" fill="${fill}"/>`;
+    case 'diamond':
+      return `<polygon points="${x},${y - r} ${x + r},${y} ${x},${y + r} ${x - r},${y}" fill="${fill}"/>`;
+  }
+}
+
+const overlaps = (box: Box, x: number, y: number, r: number, margin: number) => x + r + margin > box[0] && x - r - margin < box[2] && y + r + margin > box[1] && y - r - margin < box[3];
+
+export const visualSearchGenerator: GeneratorDefinition<VisualSearchSettings> = {
+  name: 'visual-search',
+  dataset: 'Procedural-VisualSearch',
+  taskFamily: 'visual-search',
+  checker: 'V*Bench',
+  options: ['size'],
+  settings(options) {
+    checkKnownOptions(options, this.options, 'visual-search');
+    const size = (options as VisualSearchOptions).size ?? 2048;
+    if (!Number.isInteger(size) || size < 2048 || size > 4096) throw new InvalidArgumentError({ argument: 'size', expected: 'an integer from 2048 to 4096 (pixels)', value: size });
+    return { size };
+  },
+  generate(rng: Rng, { size }, difficulty) {
+    // Harder: a smaller target among more, similar-sized distractors.
+    const radius = Math.round(lerp(difficulty, 30, 10));
+    const distractorCount = levelInt(difficulty, 40, 400);
+    const shape = rng.pick(TARGET_SHAPES);
+    const colour = rng.pick(COLOUR_NAMES);
+    const x = rng.int(100, size - 100);
+    const y = rng.int(100, size - 100);
+    const target = targetSvg(shape, x, y, radius, COLOURS[colour]);
+    const parts: string[] = [];
+    // Pale patches break up the plain background, like regions of a photo.
+    for (let index = 0; index < 12; index++) {
+      const shade = rng.int(225, 245);
+      parts.push(`<rect x="${rng.int(0, size - 200)}" y="${rng.int(0, size - 200)}" width="${rng.int(200, 900)}" height="${rng.int(200, 900)}" fill="rgb(${shade},${shade + 5},${Math.min(255, shade + 10)})"/>`);
+    }
+    let placed = 0;
+    for (let attempt = 0; placed < distractorCount && attempt < distractorCount * 20; attempt++) {
+      const r = Math.max(6, Math.round(radius * (0.7 + rng.next() * lerp(difficulty, 2.5, 0.6))));
+      const dx = rng.int(r, size - r);
+      const dy = rng.int(r, size - r);
+      if (overlaps(target.box, dx, dy, r, 8)) continue;
+      parts.push(distractorSvg(rng.pick(DISTRACTOR_SHAPES), dx, dy, r, COLOURS[rng.pick(COLOUR_NAMES)]));
+      placed++;
+    }
+    parts.push(target.svg);
+    const { choices, answerIndex } = multipleChoice(rng.fork('choices'), colour, rng.shuffle(COLOUR_NAMES.filter((name) => name !== colour)).slice(0, 3));
+    const targetBox = target.box.map((value) => Math.round(value * 100) / 100) as Box;
+    return {
+      svg: svgDocument(size, size, parts.join(''), '#f8f8f6'),
+      width: size,
+      height: size,
+      question: `There is exactly one ${shape} in this image; it is small. What is the colour of the ${shape}?`,
+      answer: colour,
+      answerType: 'multiple-choice',
+      choices,
+      metadata: { answer_index: answerIndex, target: { shape, colour: colour as ColourName, x, y, radius }, targetBox, distractors: placed },
+    };
+  },
+};
+
+/** A large image (≥ 2048 px) with one small target among distractors; a colour question needs zooming. */
+export function createVisualSearchSource(options: VisualSearchOptions = {}): ProceduralSource<VisualSearchSettings> {
+  return new ProceduralSource(visualSearchGenerator, options as VisualSearchOptions & Record<string, unknown>);
+}

@@ -1,0 +1,48 @@
+import { checkMultipleChoice } from '@saccade/core';
+import type { ImageData } from '@saccade/spec';
+import { describe, expect, it } from 'vitest';
+import { COLOURS, type ColourName } from '../common/palette';
+import { components, indices, pixelsOf } from '../../test/pixels';
+import { createVisualSearchSource, type Box } from './visual-search-generator';
+
+describe('visual search generator', () => {
+  it('the recorded box is where the target colour is, nothing else is near it, and the answer is its colour (8 seeds)', async () => {
+    for (const [index, difficulty] of indices(8).map((index) => [index, index / 7] as const)) {
+      const task = await createVisualSearchSource({ difficulty }).get(index);
+      const image = task.images[0] as ImageData;
+      expect(image.width).toBeGreaterThanOrEqual(2048);
+      const box = task.metadata!.targetBox as Box;
+      const colour = task.answer as ColourName;
+      const pixels = await pixelsOf(image);
+      // The target's pixels, searched in its box with room around it: one blob filling the box.
+      const around: Box = [box[0] - 6, box[1] - 6, box[2] + 6, box[3] + 6];
+      const blobs = components(pixels, COLOURS[colour], around);
+      expect(blobs.length, `${task.id}: blobs of ${colour} near the box`).toBe(1);
+      const [blob] = blobs;
+      expect(blob!.minX).toBeGreaterThanOrEqual(Math.floor(box[0]));
+      expect(blob!.maxX).toBeLessThanOrEqual(Math.ceil(box[2]));
+      expect(blob!.minY).toBeGreaterThanOrEqual(Math.floor(box[1]));
+      expect(blob!.maxY).toBeLessThanOrEqual(Math.ceil(box[3]));
+      expect(blob!.maxX - blob!.minX + 1).toBeGreaterThan((box[2] - box[0]) * 0.8);
+      expect(blob!.maxY - blob!.minY + 1).toBeGreaterThan((box[3] - box[1]) * 0.8);
+      // Only background within 4 px outside the box: no distractor touches the target.
+      for (let x = Math.round(box[0]) - 5; x <= Math.round(box[2]) + 5; x++) {
+        for (const y of [Math.round(box[1]) - 5, Math.round(box[3]) + 5]) expect(Math.min(...pixels.rgb(x, y))).toBeGreaterThan(200);
+      }
+      expect(checkMultipleChoice(String.fromCharCode(65 + (task.metadata!.answer_index as number)), task).correct).toBe(true);
+    }
+  });
+
+  it('difficulty shrinks the target and adds distractors', () => {
+    const target = (difficulty: number) => createVisualSearchSource({ difficulty }).generate(3).metadata as { targetBox: Box; distractors: number };
+    const easy = target(0);
+    const hard = target(1);
+    expect(easy.targetBox[2] - easy.targetBox[0]).toBeGreaterThan(2.5 * (hard.targetBox[2] - hard.targetBox[0]));
+    expect(easy.distractors).toBe(40);
+    expect(hard.distractors).toBe(400);
+  });
+
+  it('refuses images smaller than 2048 px', () => {
+    expect(() => createVisualSearchSource({ size: 1024 })).toThrow(/size: expected an integer from 2048 to 4096/);
+  });
+});

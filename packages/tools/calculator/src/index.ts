@@ -1,0 +1,2 @@
+export { calculatorTool, createCalculatorTool } from './calculator-tool';
+export type { CalculatorToolSettings } from './calculator-tool';

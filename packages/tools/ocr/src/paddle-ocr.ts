@@ -1,0 +1,224 @@
+import { readFile } from 'node:fs/promises';
+import type { RawImage } from '@saccade/image';
+import * as ort from 'onnxruntime-node';
+import type { DetectedText, OcrRunOptions, RecognizedText, TextBox, TextDetector, TextRecognizer } from './ocr-models';
+import { resizeBilinear } from './pixels';
+
+export interface OnnxSessionSettings {
+  /**
+   * Threads per model run (onnxruntime's intra-op threads). Default 1: on a busy machine (several
+   * rollouts at once) onnxruntime's spinning thread pool was 2× slower than one thread; raise it on a
+   * free many-core host.
+   */
+  threads?: number;
+}
+
+export interface PaddleDetectorSettings extends OnnxSessionSettings {
+  modelPath: string;
+  /** Longest side the image is shrunk to before detection (PaddleOCR: 960). */
+  maxSide?: number;
+  /** Pixels above this probability are text (PaddleOCR: 0.3). */
+  threshold?: number;
+  /** Boxes whose mean probability is below this are dropped (PaddleOCR: 0.6). */
+  boxThreshold?: number;
+  /** How far a box grows past its text core, as PaddleOCR's unclip ratio (1.5). */
+  unclipRatio?: number;
+}
+
+export interface PaddleRecognizerSettings extends OnnxSessionSettings {
+  modelPath: string;
+  dictionaryPath: string;
+  /** The model's input height (PP-OCRv3/v4: 48). */
+  height?: number;
+  /**
+   * The Chinese PP-OCR recognisers rarely let the space class win for Latin text, but it peaks in
+   * the gap between words: a blank run whose space probability tops this becomes a space.
+   */
+  spaceThreshold?: number;
+  /** Lines per model run (PaddleOCR: 6). */
+  batchSize?: number;
+}
+
+// ImageNet statistics, applied in BGR order as PaddleOCR (OpenCV) feeds its models.
+const MEAN = [0.485, 0.456, 0.406];
+const STD = [0.229, 0.224, 0.225];
+
+async function openSession(modelPath: string, { threads = 1 }: OnnxSessionSettings): Promise<ort.InferenceSession> {
+  try {
+    return await ort.InferenceSession.create(modelPath, { executionProviders: ['cpu'], intraOpNumThreads: threads, interOpNumThreads: 1 });
+  } catch (error) {
+    throw new Error(`expected an ONNX model at ${modelPath}, could not load it: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+}
+
+/** PaddleOCR's DB text detector on onnxruntime: probability map, threshold, connected components, unclip. */
+export async function createPaddleDetector(settings: PaddleDetectorSettings): Promise<TextDetector> {
+  const { maxSide = 960, threshold = 0.3, boxThreshold = 0.6, unclipRatio = 1.5 } = settings;
+  const session = await openSession(settings.modelPath, settings);
+  const input = session.inputNames[0]!;
+  const output = session.outputNames[0]!;
+  return {
+    async detect(image: RawImage, { signal }: OcrRunOptions = {}): Promise<DetectedText[]> {
+      signal?.throwIfAborted();
+      const scale = Math.min(1, maxSide / Math.max(image.width, image.height));
+      const width = Math.max(32, Math.round((image.width * scale) / 32) * 32);
+      const height = Math.max(32, Math.round((image.height * scale) / 32) * 32);
+      const resized = resizeBilinear(image, width, height);
+      const plane = width * height;
+      const tensor = new Float32Array(3 * plane);
+      for (let index = 0; index < plane; index++) {
+        for (let channel = 0; channel < 3; channel++) tensor[channel * plane + index] = (resized[index * 3 + (2 - channel)]! / 255 - MEAN[channel]!) / STD[channel]!;
+      }
+      const results = await session.run({ [input]: new ort.Tensor('float32', tensor, [1, 3, height, width]) });
+      const map = results[output]!;
+      const probabilities = map.data as Float32Array;
+      const boxes = components(probabilities, width, height, threshold, boxThreshold, unclipRatio);
+      map.dispose();
+      const scaleX = image.width / width;
+      const scaleY = image.height / height;
+      return boxes.map(({ box: [x1, y1, x2, y2], score }) => ({
+        box: [
+          Math.max(0, Math.round(x1 * scaleX)),
+          Math.max(0, Math.round(y1 * scaleY)),
+          Math.min(image.width, Math.round(x2 * scaleX)),
+          Math.min(image.height, Math.round(y2 * scaleY)),
+        ] as TextBox,
+        score,
+      }));
+    },
+    close: () => session.release(),
+  };
+}
+
+/**
+ * Text regions of a DB probability map as axis-aligned boxes (PaddleOCR fits rotated rectangles;
+ * horizontal text, the case of charts, documents and UIs, gives the same boxes).
+ */
+function components(map: Float32Array, width: number, height: number, threshold: number, boxThreshold: number, unclipRatio: number): DetectedText[] {
+  const seen = new Uint8Array(width * height);
+  const stack: number[] = [];
+  const found: DetectedText[] = [];
+  for (let start = 0; start < map.length; start++) {
+    if (seen[start] || map[start]! <= threshold) continue;
+    let [left, top, right, bottom] = [width, height, -1, -1];
+    seen[start] = 1;
+    stack.push(start);
+    while (stack.length > 0) {
+      const index = stack.pop()!;
+      const x = index % width;
+      const y = (index - x) / width;
+      left = Math.min(left, x);
+      right = Math.max(right, x);
+      top = Math.min(top, y);
+      bottom = Math.max(bottom, y);
+      for (const next of [x > 0 ? index - 1 : -1, x < width - 1 ? index + 1 : -1, y > 0 ? index - width : -1, y < height - 1 ? index + width : -1]) {
+        if (next >= 0 && !seen[next] && map[next]! > threshold) {
+          seen[next] = 1;
+          stack.push(next);
+        }
+      }
+    }
+    const boxWidth = right - left + 1;
+    const boxHeight = bottom - top + 1;
+    if (Math.min(boxWidth, boxHeight) < 3) continue;
+    let sum = 0;
+    for (let y = top; y <= bottom; y++) for (let x = left; x <= right; x++) sum += map[y * width + x]!;
+    const score = sum / (boxWidth * boxHeight);
+    if (score < boxThreshold) continue;
+    // Unclip: grow by area × ratio / perimeter, as PaddleOCR's polygon offset does for a rectangle.
+    const grow = (boxWidth * boxHeight * unclipRatio) / (2 * (boxWidth + boxHeight));
+    found.push({ box: [left - grow, top - grow, right + 1 + grow, bottom + 1 + grow], score: Math.round(score * 1e4) / 1e4 });
+  }
+  return found;
+}
+
+/** PaddleOCR's CTC line recogniser on onnxruntime, with greedy decoding and space recovery. */
+export async function createPaddleRecognizer(settings: PaddleRecognizerSettings): Promise<TextRecognizer> {
+  const { height = 48, spaceThreshold = 0.02, batchSize = 6 } = settings;
+  const dictionary = await readFile(settings.dictionaryPath, 'utf8').catch((error: unknown) => {
+    throw new Error(`expected a character dictionary at ${settings.dictionaryPath}: ${(error as Error).message}`, { cause: error });
+  });
+  const lines = dictionary.split(/\r?\n/);
+  if (lines.at(-1) === '') lines.pop();
+  const characters = ['', ...lines, ' '];
+  const session = await openSession(settings.modelPath, settings);
+  const input = session.inputNames[0]!;
+  const output = session.outputNames[0]!;
+
+  async function batch(images: readonly RawImage[]): Promise<RecognizedText[]> {
+    // One width for the batch: the widest line's, at least PaddleOCR's 320.
+    const widths = images.map((image) => Math.max(1, Math.ceil((height * image.width) / image.height)));
+    const width = Math.max(320, ...widths);
+    const plane = height * width;
+    const tensor = new Float32Array(images.length * 3 * plane);
+    images.forEach((image, item) => {
+      const lineWidth = Math.min(width, widths[item]!);
+      const resized = resizeBilinear(image, lineWidth, height);
+      const base = item * 3 * plane;
+      for (let y = 0; y < height; y++) {
+        for (let x = 0; x < lineWidth; x++) {
+          for (let channel = 0; channel < 3; channel++) tensor[base + channel * plane + y * width + x] = (resized[(y * lineWidth + x) * 3 + (2 - channel)]! / 255 - 0.5) / 0.5;
+        }
+      }
+    });
+    const results = await session.run({ [input]: new ort.Tensor('float32', tensor, [images.length, 3, height, width]) });
+    const probabilities = results[output]!;
+    const [, steps, classes] = probabilities.dims as [number, number, number];
+    if (classes !== characters.length) {
+      probabilities.dispose();
+      throw new Error(`expected the recognition model to output ${characters.length} classes (the dictionary's ${lines.length} characters, blank and space), it outputs ${classes}`);
+    }
+    const data = probabilities.data as Float32Array;
+    const decoded = images.map((_, item) => decode(data, item * steps * classes, steps, classes, characters, spaceThreshold));
+    probabilities.dispose();
+    return decoded;
+  }
+
+  return {
+    async recognize(images: readonly RawImage[], { signal }: OcrRunOptions = {}): Promise<RecognizedText[]> {
+      const order = images.map((image, index) => ({ index, ratio: image.width / image.height })).sort((a, b) => a.ratio - b.ratio);
+      const texts: RecognizedText[] = new Array(images.length);
+      // Lines of similar shape share a batch, so little of each batch is padding.
+      for (let start = 0; start < order.length; start += batchSize) {
+        signal?.throwIfAborted();
+        const group = order.slice(start, start + batchSize);
+        const read = await batch(group.map(({ index }) => images[index]!));
+        group.forEach(({ index }, position) => (texts[index] = read[position]!));
+      }
+      return texts;
+    },
+    close: () => session.release(),
+  };
+}
+
+/** Greedy CTC: best class per step, repeats merged, blanks dropped; a space where the gap's space class peaks. */
+function decode(data: Float32Array, offset: number, steps: number, classes: number, characters: string[], spaceThreshold: number): RecognizedText {
+  const space = classes - 1;
+  let text = '';
+  let sum = 0;
+  let count = 0;
+  let previous = -1;
+  let gapSpace = 0;
+  for (let step = 0; step < steps; step++) {
+    const row = offset + step * classes;
+    let best = 0;
+    let bestValue = data[row]!;
+    for (let index = 1; index < classes; index++) {
+      if (data[row + index]! > bestValue) {
+        bestValue = data[row + index]!;
+        best = index;
+      }
+    }
+    if (best === 0) {
+      gapSpace = Math.max(gapSpace, data[row + space]!);
+    } else if (best !== previous) {
+      if (gapSpace > spaceThreshold && text.length > 0 && !text.endsWith(' ') && best !== space) text += ' ';
+      text += characters[best]!;
+      sum += bestValue;
+      count++;
+      gapSpace = 0;
+    }
+    previous = best;
+  }
+  return { text: text.trim(), confidence: count === 0 ? 0 : Math.round((sum / count) * 1e4) / 1e4 };
+}

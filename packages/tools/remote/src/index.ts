@@ -1,0 +1,2 @@
+export { createRemoteTool, remoteToolResponseSchema } from './remote-tool';
+export type { RemoteToolRequest, RemoteToolResponse, RemoteToolSettings } from './remote-tool';

@@ -1,0 +1,7 @@
+export { createZoomTool, zoomTool } from './zoom-tool';
+export type { ZoomInput, ZoomToolSettings } from './zoom-tool';
+export { createPointCropTool, pointCropTool } from './point-crop-tool';
+export type { PointCropInput, PointCropToolSettings } from './point-crop-tool';
+export { createRotateTool, rotateTool } from './rotate-tool';
+export type { RotateInput, RotateToolSettings } from './rotate-tool';
+export type { SeenSize, Size } from './seen-size';
