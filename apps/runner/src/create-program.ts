@@ -1,7 +1,11 @@
 import { Command, CommanderError } from 'commander';
 import { registerBuiltinEnvs } from './builtin-envs';
+import { benchCommand } from './commands/bench-command';
 import { envsCommand } from './commands/envs-command';
+import { evalCommand } from './commands/eval-command';
 import { plotCommand } from './commands/plot-command';
+import { serveCommand } from './commands/serve-command';
+import { toolsCommand } from './commands/tools-command';
 import { trainCommand } from './commands/train-command';
 import { watchCommand } from './commands/watch';
 import { EXIT_SUCCESS, EXIT_USAGE } from './exit-codes';
@@ -20,6 +24,10 @@ export function createProgram(output: Output, setExitCode: (code: number) => voi
     .configureOutput({ writeOut: (text) => output.log(text.trimEnd()), writeErr: (text) => output.error(text.trimEnd()) });
   program.addCommand(envsCommand(output, setExitCode));
   program.addCommand(trainCommand(output, setExitCode));
+  program.addCommand(evalCommand(output, setExitCode));
+  program.addCommand(toolsCommand(output, setExitCode));
+  program.addCommand(serveCommand(output, setExitCode));
+  program.addCommand(benchCommand(output, setExitCode));
   program.addCommand(plotCommand(output, setExitCode));
   program.addCommand(watchCommand(output, setExitCode));
   return program;

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { Output } from './output';
-import { createProgressPrinter, formatDuration } from './progress-printer';
+import { createEpisodeProgress, createProgressPrinter, formatDuration } from './progress-printer';
 
 const time = '2026-11-22T00:00:00.000Z';
 
@@ -38,5 +38,23 @@ describe('createProgressPrinter', () => {
 
   test('formatDuration', () => {
     expect([formatDuration(5), formatDuration(65), formatDuration(3600), formatDuration(Number.NaN)]).toEqual(['5s', '1m05s', '60m00s', '?']);
+  });
+});
+
+describe('createEpisodeProgress', () => {
+  test('without a terminal: a line per interval and the last one, with success, rate and ETA', () => {
+    const output = capture();
+    let now = 0;
+    const progress = createEpisodeProgress(output, { total: 4, alreadyDone: 1, interactive: false, intervalSeconds: 10, now: () => now });
+    now = 1000;
+    progress.episodeDone(true);
+    now = 11_000;
+    progress.episodeDone(false);
+    now = 12_000;
+    progress.episodeDone(true);
+    expect(output.out).toEqual([
+      'episodes 3/4  success 50.0%  0.2 episodes/s  11s elapsed, ETA 6s',
+      'episodes 4/4  success 66.7%  0.3 episodes/s  12s elapsed, ETA 0s',
+    ]);
   });
 });

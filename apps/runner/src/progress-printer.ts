@@ -48,3 +48,50 @@ export function formatDuration(seconds: number): string {
   const rest = Math.round(seconds % 60);
   return minutes > 0 ? `${minutes}m${String(rest).padStart(2, '0')}s` : `${rest}s`;
 }
+
+export interface EpisodeProgressSettings {
+  /** Episodes the run plans in all (a resumed run counts those already done). */
+  total: number;
+  /** Episodes done before this process started (a resume): left out of the rate. */
+  alreadyDone?: number;
+  interactive: boolean;
+  intervalSeconds?: number;
+  writeStatus?: (line: string) => void;
+  /** Clock in ms (tests). */
+  now?: () => number;
+}
+
+/**
+ * Progress of an evaluation, one call per finished episode: a status line redrawn in place on a
+ * terminal, plain lines at most every `intervalSeconds` otherwise, each with the running success
+ * rate, episodes per second and ETA. `finish()` clears the status line.
+ */
+export function createEpisodeProgress(output: Output, settings: EpisodeProgressSettings): { episodeDone: (success: boolean) => void; finish: () => void } {
+  const now = settings.now ?? Date.now;
+  const interval = (settings.intervalSeconds ?? 10) * 1000;
+  const started = now();
+  const before = settings.alreadyDone ?? 0;
+  let done = before;
+  let successes = 0;
+  let counted = 0;
+  let lastPrinted = started;
+  return {
+    episodeDone(success) {
+      done++;
+      counted++;
+      if (success) successes++;
+      const seconds = (now() - started) / 1000;
+      const rate = seconds > 0 ? (done - before) / seconds : NaN;
+      const eta = (settings.total - done) / rate;
+      const line = `episodes ${done}/${settings.total}  success ${((successes / counted) * 100).toFixed(1)}%  ${Number.isFinite(rate) ? rate.toFixed(1) : '?'} episodes/s  ${formatDuration(seconds)} elapsed, ETA ${formatDuration(eta)}`;
+      if (settings.interactive && settings.writeStatus) settings.writeStatus(line);
+      else if (now() - lastPrinted >= interval || done === settings.total) {
+        lastPrinted = now();
+        output.log(line);
+      }
+    },
+    finish() {
+      if (settings.interactive && settings.writeStatus) settings.writeStatus('');
+    },
+  };
+}

@@ -39,13 +39,30 @@ export class RunFolder {
       });
   }
 
-  /** Creates `<outputFolder>/<name>`; a name already taken gets a `-2`, `-3`… suffix. */
-  static create(outputFolder: string, name: string): RunFolder {
+  /**
+   * Creates `<outputFolder>/<name>`; a name already taken gets a `-2`, `-3`… suffix. An eval has
+   * no checkpoints: `{ checkpoints: false }` leaves that folder out.
+   */
+  static create(outputFolder: string, name: string, { checkpoints = true }: { checkpoints?: boolean } = {}): RunFolder {
     mkdirSync(outputFolder, { recursive: true });
     let path = join(outputFolder, name);
     for (let suffix = 2; existsSync(path); suffix++) path = join(outputFolder, `${name}-${suffix}`);
-    mkdirSync(join(path, 'checkpoints'), { recursive: true });
+    mkdirSync(checkpoints ? join(path, 'checkpoints') : path, { recursive: true });
     return new RunFolder(path);
+  }
+
+  /**
+   * Cuts a torn last line (a process killed mid-append) off events.jsonl and metrics.jsonl, so
+   * that a resumed run's first line does not land on the end of half a line.
+   */
+  cutTornLines(): void {
+    for (const name of ['events.jsonl', 'metrics.jsonl']) {
+      const file = join(this.path, name);
+      if (!existsSync(file)) continue;
+      const text = readFileSync(file, 'utf8');
+      const end = text.lastIndexOf('\n') + 1;
+      if (end < text.length) writeFileAtomic(file, text.slice(0, end));
+    }
   }
 
   get checkpointsPath(): string {

@@ -86,6 +86,6 @@ function formatTick(value: number): string {
   return Math.abs(value) >= 1000 || Number.isInteger(value) ? String(Math.round(value)) : String(Number(value.toPrecision(3)));
 }
 
-function escapeXml(text: string): string {
+export function escapeXml(text: string): string {
   return text.replace(/[<>&"']/g, (character) => `&#${character.charCodeAt(0)};`);
 }

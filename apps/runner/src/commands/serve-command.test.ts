@@ -1,0 +1,25 @@
+import { spawn } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { expect, test } from 'vitest';
+
+const cli = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'cli.js');
+
+test('saccade serve env answers /health, and SIGTERM stops it cleanly', { timeout: 60_000 }, async () => {
+  const child = spawn(process.execPath, [cli, 'serve', 'env', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  const first = (await lines.next()).value as string;
+  const url = /listening on (\S+)/.exec(first)?.[1];
+  expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+  const response = await fetch(`${url}/health`);
+  expect(response.status).toBe(200);
+  child.kill('SIGTERM');
+  expect(await exited).toBe(0);
+});
+
+test('a port out of range is a usage error', { timeout: 60_000 }, async () => {
+  const child = spawn(process.execPath, [cli, 'serve', 'env', '--port', '70000'], { stdio: 'ignore' });
+  expect(await new Promise((resolve) => child.once('exit', resolve))).toBe(2);
+});

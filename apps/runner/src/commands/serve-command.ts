@@ -1,0 +1,87 @@
+import { initTensor } from '@saccade/tensor';
+import { createEnvServer, createModelServer, createToolServer, type SaccadeServer } from '@saccade/server';
+import { Command } from 'commander';
+import { registerBuiltinTools } from '../builtin-tools';
+import { EXIT_SUCCESS, EXIT_USAGE } from '../exit-codes';
+import type { Output } from '../output';
+
+interface ServeFlags {
+  port: number;
+  host: string;
+  checkpoint?: string;
+  preset?: 'tiny' | 'small';
+  modelName?: string;
+}
+
+const port = (value: string): number => Number.parseInt(value, 10);
+// Structured JSON logs go to stderr, so that stdout carries only the CLI's own lines.
+const logger = { level: 'info', stream: process.stderr };
+
+/**
+ * `saccade serve env|tools|model`: the HTTP services of @saccade/server (VAGEN's env protocol,
+ * verl-tool's tool protocol, OpenAI chat completions). Runs until SIGINT/SIGTERM, then finishes the
+ * requests in flight and exits.
+ */
+export function serveCommand(output: Output, setExitCode: (code: number) => void): Command {
+  const serve = new Command('serve').description('run an HTTP service: env (VAGEN protocol), tools (verl-tool protocol), model (OpenAI protocol)');
+  const common = (command: Command): Command =>
+    command.option('--port <n>', 'port (0 picks a free one)', port, 8000).option('--host <host>', 'interface to listen on', '127.0.0.1');
+
+  const run = async (create: () => Promise<SaccadeServer | { server: SaccadeServer; close: () => Promise<void> }>, flags: ServeFlags, what: string): Promise<void> => {
+    if (!Number.isInteger(flags.port) || flags.port < 0 || flags.port > 65_535) {
+      output.error(`--port must be an integer from 0 to 65535; got ${String(flags.port)}.`);
+      setExitCode(EXIT_USAGE);
+      return;
+    }
+    const created = await create();
+    const server = 'server' in created ? created.server : created;
+    const url = await server.listen(flags.port, flags.host);
+    output.log(`${what} listening on ${url} (Ctrl-C stops it)`);
+    await new Promise<void>((resolve) => {
+      const stop = (): void => {
+        process.off('SIGINT', stop);
+        process.off('SIGTERM', stop);
+        resolve();
+      };
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
+    });
+    await server.close();
+    if ('server' in created) await created.close();
+    output.log(`${what} stopped`);
+    setExitCode(EXIT_SUCCESS);
+  };
+
+  common(serve.command('env').description("every registered env, over VAGEN's batch env protocol and Saccade's session API")).action(
+    (flags: ServeFlags) => run(async () => createEnvServer({ logger }), flags, 'env service'),
+  );
+  common(serve.command('tools').description("the built-in tools, over verl-tool's /get_observation protocol")).action((flags: ServeFlags) =>
+    run(
+      async () => {
+        const builtin = await registerBuiltinTools();
+        return { server: createToolServer({ tools: builtin.tools, logger }), close: builtin.close };
+      },
+      flags,
+      'tool service',
+    ),
+  );
+  common(serve.command('model').description('the built-in model behind /v1/chat/completions'))
+    .option('--checkpoint <folder>', 'a checkpoint folder (default: a fresh --preset model)')
+    .option('--preset <preset>', 'tiny | small (without --checkpoint)', 'small')
+    .option('--model-name <name>', 'the model id the server reports')
+    .action((flags: ServeFlags) =>
+      run(
+        async () => {
+          await initTensor();
+          return createModelServer({
+            logger,
+            ...(flags.checkpoint ? { checkpoint: flags.checkpoint } : { preset: flags.preset ?? 'small' }),
+            ...(flags.modelName ? { modelName: flags.modelName } : {}),
+          });
+        },
+        flags,
+        'model server',
+      ),
+    );
+  return serve;
+}

@@ -1,0 +1,124 @@
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { getTool, runTool, toolInputJsonSchema, ToolNotFoundError } from '@saccade/core';
+import { contentHash, loadImage } from '@saccade/image';
+import type { ImageData, Tool } from '@saccade/spec';
+import { imageFileName } from '@saccade/rollout';
+import { Command } from 'commander';
+import { registerBuiltinTools } from '../builtin-tools';
+import { EXIT_FAILURE, EXIT_SUCCESS, EXIT_USAGE } from '../exit-codes';
+import type { Output } from '../output';
+import { writeFileAtomic } from '../write-file-atomic';
+
+interface RunFlags {
+  input: string;
+  image: string[];
+  out?: string;
+  timeout: number;
+}
+
+/** `saccade tools list|run`: the registered tools, and one call of a tool on an image. */
+export function toolsCommand(output: Output, setExitCode: (code: number) => void): Command {
+  const tools = new Command('tools').description('list the built-in tools and run one on an image');
+
+  tools
+    .command('list')
+    .description('list the registered tools')
+    .option('--json', 'print JSON (with each input schema)')
+    .action(async (options: { json?: boolean }) => {
+      const { tools: registered, close } = await registerBuiltinTools();
+      await close();
+      const rows = [...registered].sort((a, b) => a.name.localeCompare(b.name));
+      if (options.json) {
+        output.log(JSON.stringify(rows.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: toolInputJsonSchema(tool) }))));
+      } else for (const tool of rows) output.log(`${tool.name.padEnd(22)} ${tool.description}`);
+      setExitCode(EXIT_SUCCESS);
+    });
+
+  tools
+    .command('run')
+    .description("run one tool call and print the result as JSON")
+    .argument('<tool>', 'tool name, e.g. image_zoom_in_tool (see saccade tools list)')
+    .option('--input <json>', 'the arguments as JSON, or @file to read them from a file', '{}')
+    .option('--image <path>', "an image of the episode (repeatable; the first is the original)", (value: string, previous: string[]) => [...previous, value], [])
+    .option('--out <folder>', 'write the images of the result into this folder (default: only their size and hash are printed)')
+    .option('--timeout <ms>', 'time limit of the call', Number, 30_000)
+    .action(async (name: string, flags: RunFlags) => {
+      const { close } = await registerBuiltinTools();
+      try {
+        await runOne(name, flags, output, setExitCode);
+      } finally {
+        await close();
+      }
+    });
+
+  return tools;
+}
+
+async function runOne(name: string, flags: RunFlags, output: Output, setExitCode: (code: number) => void): Promise<void> {
+  const usage = (message: string): void => {
+    output.error(message);
+    setExitCode(EXIT_USAGE);
+  };
+  let tool: Tool;
+  try {
+    tool = getTool(name);
+  } catch (error) {
+    if (ToolNotFoundError.isInstance(error)) return usage(error.message);
+    throw error;
+  }
+  let input: unknown;
+  try {
+    const text = flags.input.startsWith('@') ? readFileSync(flags.input.slice(1), 'utf8') : flags.input;
+    input = JSON.parse(text);
+  } catch (error) {
+    return usage(`--input: expected JSON arguments (or @file), e.g. '{"bbox_2d": [0, 0, 100, 100]}': ${(error as Error).message}`);
+  }
+  const images: ImageData[] = [];
+  for (const path of flags.image) {
+    if (!existsSync(path)) return usage(`--image: ${path} does not exist`);
+    try {
+      const image = await loadImage(resolve(path));
+      images.push({ data: image.data, mediaType: image.mediaType, width: image.width, height: image.height });
+    } catch (error) {
+      return usage(`--image: ${path} is not a readable PNG, JPEG or WebP image: ${(error as Error).message}`);
+    }
+  }
+  if (!Number.isFinite(flags.timeout) || flags.timeout <= 0) return usage(`--timeout: expected a positive number of milliseconds, received ${String(flags.timeout)}`);
+
+  const result = await runTool(tool, input, { images, timeoutMs: flags.timeout });
+  if (!result.ok) {
+    output.log(JSON.stringify({ tool: name, ok: false, kind: result.kind, error: result.message, durationMs: result.durationMs }, null, 2));
+    // Bad arguments are the caller's to fix; a tool that fails or hangs is a failure.
+    setExitCode(result.kind === 'invalid-arguments' ? EXIT_USAGE : EXIT_FAILURE);
+    return;
+  }
+  if (flags.out !== undefined) mkdirSync(flags.out, { recursive: true });
+  const described = (result.result.images ?? []).map((image) => {
+    const hash = contentHash(image.data);
+    const entry: Record<string, unknown> = { mediaType: image.mediaType, width: image.width, height: image.height, bytes: image.data.byteLength, sha256: hash };
+    if (flags.out !== undefined) {
+      const file = join(flags.out, imageFileName({ hash, mediaType: image.mediaType }));
+      writeFileAtomic(file, image.data);
+      entry['file'] = file;
+    }
+    return entry;
+  });
+  const printed: Record<string, unknown> = { tool: name, ok: true, durationMs: result.durationMs };
+  if (result.result.text !== undefined) printed['text'] = result.result.text;
+  // Tools answer with JSON text (OCR, detect): parsed, so that a script reads it without a second parse.
+  const parsed = parseJsonObject(result.result.text);
+  if (parsed !== undefined) printed['json'] = parsed;
+  printed['images'] = described;
+  output.log(JSON.stringify(printed, null, 2));
+  setExitCode(EXIT_SUCCESS);
+}
+
+function parseJsonObject(text: string | undefined): unknown {
+  if (text === undefined || !/^\s*[[{]/.test(text)) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,107 @@
+import { createOpenAICompatibleAgent, createOracleAgent, createRandomAgent, envChain, writeFormattedResponse } from '@saccade/agents';
+import { createRng, type OutputFormat } from '@saccade/core';
+import type { EpisodeContext } from '@saccade/rollout';
+import type { Agent, AgentActOptions, AgentResponse, Env, Message } from '@saccade/spec';
+import type { EvalConfig } from './eval-config';
+
+/** An agent per episode (a factory for the rollout manager), and what to free at the end. */
+export interface EvalAgent {
+  forEpisode: (context: EpisodeContext) => Agent | Promise<Agent>;
+  close: () => void;
+}
+
+const GRID_ACTIONS = ['Left', 'Down', 'Right', 'Up'];
+
+/**
+ * The agents `saccade eval --agent` names. Scripted agents are made per episode, bound to the
+ * episode's env and seeded by (seed, sample), so an episode plays the same whether it runs alone,
+ * among others, or after a resume.
+ */
+export async function createEvalAgent(config: EvalConfig): Promise<EvalAgent> {
+  const agent = config.agent;
+  switch (agent.kind) {
+    case 'oracle':
+      return { forEpisode: ({ env }) => createOracleAgent({ env }), close: () => {} };
+    case 'random':
+      return { forEpisode: ({ env, prompt }) => randomAgentFor(env, randomSeed(prompt.metadata)), close: () => {} };
+    case 'openai': {
+      const shared = createOpenAICompatibleAgent({
+        baseURL: agent.baseUrl!,
+        model: agent.model!,
+        concurrency: config.concurrency,
+        ...(agent.temperature === undefined ? {} : { temperature: agent.temperature }),
+        ...(agent.maxTokens === undefined ? {} : { maxTokens: agent.maxTokens }),
+      });
+      return { forEpisode: () => shared, close: () => {} };
+    }
+    case 'policy':
+      return createPolicyAgent(config);
+  }
+}
+
+/** The random agent's seed for an episode: `<seed>:<sample>`, as the eval tests replay it. */
+export function randomSeed(metadata: Record<string, unknown> | undefined): string {
+  return `${String(metadata?.['evalSeed'] ?? 0)}:${String(metadata?.['sample'] ?? 0)}`;
+}
+
+/**
+ * A random agent that fits the env: random moves in the env's response format for grid envs, a
+ * random option (or yes/no, or a small number) for vision-QA envs.
+ */
+export function randomAgentFor(env: Env, seed: string): Agent {
+  for (const link of envChain(env)) {
+    const grid = (link as { responseFormat?: { format: OutputFormat; maxActionsPerTurn: number; actionSeparator: string } }).responseFormat;
+    if (grid !== undefined) {
+      return createRandomAgent({ actions: GRID_ACTIONS, format: grid.format, maxActions: grid.maxActionsPerTurn, separator: grid.actionSeparator, seed });
+    }
+    if ('source' in link && 'task' in link) return randomAnswerAgent(link as Env & { task: { answerType: string; choices?: string[] } }, seed);
+  }
+  throw new Error(`--agent random does not know the actions of ${env.id}: it plays grid envs (FrozenLake, Sokoban) and vision-QA envs`);
+}
+
+function randomAnswerAgent(env: { task: { answerType: string; choices?: string[] } }, seed: string): Agent {
+  const rng = createRng(seed);
+  return {
+    specificationVersion: 'v1',
+    id: 'random',
+    async act({ n = 1, signal }: AgentActOptions): Promise<AgentResponse> {
+      signal?.throwIfAborted();
+      const { answerType, choices } = env.task;
+      const outputs = Array.from({ length: n }, () => {
+        const answer =
+          answerType === 'multiple-choice' && choices !== undefined
+            ? String.fromCharCode(65 + rng.int(0, choices.length - 1))
+            : answerType === 'yes-no'
+              ? rng.pick(['yes', 'no'])
+              : String(rng.int(0, 10));
+        return { text: writeFormattedResponse('free_think', answer, { think: 'I guess.' }), finishReason: 'stop' as const };
+      });
+      return { outputs };
+    },
+  };
+}
+
+/** The built-in model from a checkpoint, answering greedily from what it was trained to read. */
+async function createPolicyAgent(config: EvalConfig): Promise<EvalAgent> {
+  const [{ initTensor }, models] = await Promise.all([import('@saccade/tensor'), import('@saccade/models')]);
+  await initTensor();
+  const { model } = await models.loadCheckpoint(config.agent.checkpoint!);
+  const inner = models.createModelAgent({ model, id: 'policy', temperature: config.agent.temperature ?? 0, maxTokens: config.agent.maxTokens ?? 48, seed: config.seed });
+  const view = config.agent.policyView;
+  const agent: Agent = {
+    specificationVersion: 'v1',
+    id: 'policy',
+    // The model was trained on one user turn (no history, no system prompt; images only in the
+    // 'image' view), so it is shown the same here (see policyMessages in @saccade/trainers).
+    act: (options) => inner.act({ ...options, messages: policyView(options.messages, view) }),
+  };
+  return { forEpisode: () => agent, close: () => model.dispose() };
+}
+
+function policyView(messages: readonly Message[], view: 'image' | 'full'): Message[] {
+  const last = [...messages].reverse().find((message) => message.role === 'user');
+  if (last === undefined) return [...messages];
+  if (view === 'full') return [last];
+  const content = typeof last.content === 'string' ? [] : last.content.filter((part) => part.type === 'image');
+  return [{ ...last, content }];
+}

@@ -1,0 +1,52 @@
+import { z } from 'zod';
+
+/**
+ * `saccade eval`'s resolved configuration, written to the run folder's config.yaml and read back
+ * by `--resume`, so a resumed eval plays exactly the episodes the first one planned.
+ */
+export const evalConfigSchema = z
+  .object({
+    name: z.string().regex(/^[\w.-]+$/, 'letters, digits, "_", "." or "-"'),
+    env: z
+      .object({
+        id: z.string().min(1),
+        options: z.record(z.string(), z.unknown()).default({}),
+      })
+      .strict(),
+    /** The task file, when the eval runs over one (env saccade/VisionQA-v1 with options.taskFile). */
+    tasks: z.string().optional(),
+    agent: z
+      .object({
+        kind: z.enum(['oracle', 'random', 'openai', 'policy']),
+        baseUrl: z.string().optional(),
+        model: z.string().optional(),
+        checkpoint: z.string().optional(),
+        policyView: z.enum(['image', 'full']).default('image'),
+        temperature: z.number().min(0).optional(),
+        maxTokens: z.number().int().positive().optional(),
+      })
+      .strict(),
+    /** Seeds `seed … seed + episodes − 1`, each played `samples` times. */
+    episodes: z.number().int().positive(),
+    samples: z.number().int().positive().default(1),
+    seed: z.number().int().nonnegative().default(0),
+    /** Turn cap per episode; default: the env's own limit. */
+    maxTurns: z.number().int().positive().optional(),
+    concurrency: z.number().int().positive(),
+    /** Tools the agent may call (names of registered tools); the env is wrapped in a ToolUseWrapper. */
+    tools: z.array(z.string()).default([]),
+    outputFolder: z.string().default('runs'),
+  })
+  .strict()
+  .superRefine((config, context) => {
+    const { agent } = config;
+    if (agent.kind === 'openai') {
+      if (agent.baseUrl === undefined) context.addIssue({ code: 'custom', path: ['agent', 'baseUrl'], message: '--agent openai needs --base-url (e.g. http://localhost:8000/v1)' });
+      if (agent.model === undefined) context.addIssue({ code: 'custom', path: ['agent', 'model'], message: '--agent openai needs --model (the name the server knows)' });
+    }
+    if (agent.kind === 'policy' && agent.checkpoint === undefined) {
+      context.addIssue({ code: 'custom', path: ['agent', 'checkpoint'], message: '--agent policy needs --checkpoint <run folder or checkpoint folder>' });
+    }
+  });
+
+export type EvalConfig = z.output<typeof evalConfigSchema>;

@@ -1,0 +1,152 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { VISION_QA_ID } from '@saccade/env-vqa';
+import { parse as parseYaml } from 'yaml';
+import { ConfigError, describeIssues } from '../config-error';
+import { RunFolder } from '../run-folder';
+import { evalConfigSchema, type EvalConfig } from './eval-config';
+
+export interface EvalFlags {
+  env?: string;
+  tasks?: string;
+  envOptions?: string;
+  agent?: string;
+  baseUrl?: string;
+  model?: string;
+  checkpoint?: string;
+  policyView?: string;
+  temperature?: number;
+  maxTokens?: number;
+  episodes?: number;
+  samples?: number;
+  seed?: number;
+  maxTurns?: number;
+  concurrency?: number;
+  tools?: string;
+  name?: string;
+  out?: string;
+  resume?: string;
+  json?: boolean;
+  plain?: boolean;
+}
+
+const flagsSource = 'the command-line flags';
+
+/** Turns `saccade eval`'s flags into a validated config; every mistake is a ConfigError naming the flag. */
+export async function resolveEvalConfig(flags: EvalFlags): Promise<EvalConfig> {
+  const problems: string[] = [];
+  if (flags.env !== undefined && flags.tasks !== undefined) problems.push('--env and --tasks: give one of them (a task file runs on saccade/VisionQA-v1)');
+  if (flags.agent === undefined) problems.push('--agent: expected oracle | random | openai | policy');
+  let envOptions: Record<string, unknown> = {};
+  if (flags.envOptions !== undefined) {
+    try {
+      const parsed = JSON.parse(flags.envOptions) as unknown;
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not an object');
+      envOptions = parsed as Record<string, unknown>;
+    } catch (error) {
+      problems.push(`--env-options: expected a JSON object such as '{"observation": "text"}' (${(error as Error).message})`);
+    }
+  }
+  for (const [flag, value] of [['--episodes', flags.episodes], ['--samples', flags.samples], ['--seed', flags.seed], ['--max-turns', flags.maxTurns], ['--concurrency', flags.concurrency], ['--max-tokens', flags.maxTokens]] as const) {
+    if (value !== undefined && !Number.isSafeInteger(value)) problems.push(`${flag}: expected an integer, received ${String(value)}`);
+  }
+  if (problems.length > 0) throw new ConfigError({ source: flagsSource, issues: problems });
+
+  let envId = flags.env;
+  let tasks: string | undefined;
+  let episodes = flags.episodes;
+  let checkpoint = flags.checkpoint === undefined ? undefined : resolve(flags.checkpoint);
+  let policyView = flags.policyView;
+  let maxTurns = flags.maxTurns;
+  if (flags.tasks !== undefined) {
+    tasks = resolve(flags.tasks);
+    if (!existsSync(tasks)) throw new ConfigError({ source: flagsSource, issues: [`--tasks: ${flags.tasks} does not exist`] });
+    envId = VISION_QA_ID;
+    envOptions = { ...envOptions, taskFile: tasks };
+    // By default each task once: seeds 0 … n − 1 pick tasks 0 … n − 1.
+    if (episodes === undefined) {
+      const { TaskFileSource } = await import('@saccade/env-vqa');
+      const source = new TaskFileSource(tasks);
+      try {
+        episodes = await source.size();
+      } catch (error) {
+        throw new ConfigError({ source: flags.tasks, issues: [(error as Error).message] });
+      } finally {
+        await source.close();
+      }
+    }
+  }
+  if (flags.agent === 'policy' && checkpoint !== undefined) {
+    // A training run folder: its newest checkpoint, and the env and view the policy was trained on.
+    const trained = trainedRun(checkpoint);
+    if (trained !== undefined) {
+      checkpoint = trained.checkpoint;
+      envId ??= trained.envId;
+      if (flags.envOptions === undefined && flags.tasks === undefined) envOptions = trained.envOptions;
+      policyView ??= trained.policyView;
+      maxTurns ??= trained.maxTurns;
+    }
+  }
+  if (envId === undefined) throw new ConfigError({ source: flagsSource, issues: ['--env or --tasks: expected an env id (see saccade envs list) or a task file'] });
+
+  const kind = flags.agent;
+  const raw = {
+    name: flags.name ?? `eval-${new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19)}`,
+    env: { id: envId, options: envOptions },
+    ...(tasks === undefined ? {} : { tasks }),
+    agent: {
+      kind,
+      ...(flags.baseUrl === undefined ? {} : { baseUrl: flags.baseUrl }),
+      ...(flags.model === undefined ? {} : { model: flags.model }),
+      ...(checkpoint === undefined ? {} : { checkpoint }),
+      ...(policyView === undefined ? {} : { policyView }),
+      ...(flags.temperature === undefined ? {} : { temperature: flags.temperature }),
+      ...(flags.maxTokens === undefined ? {} : { maxTokens: flags.maxTokens }),
+    },
+    episodes: episodes ?? 100,
+    samples: flags.samples ?? 1,
+    seed: flags.seed ?? 0,
+    ...(maxTurns === undefined ? {} : { maxTurns }),
+    // The built-in model answers one call at a time; scripted and HTTP agents overlap episodes.
+    concurrency: flags.concurrency ?? (kind === 'policy' ? 1 : 8),
+    tools: flags.tools === undefined ? [] : flags.tools.split(',').map((name) => name.trim()).filter((name) => name.length > 0),
+    outputFolder: flags.out ?? 'runs',
+  };
+  const result = evalConfigSchema.safeParse(raw);
+  if (!result.success) throw new ConfigError({ source: flagsSource, issues: describeIssues(result.error) });
+  return result.data;
+}
+
+/** A resumed eval's config, read back from its run folder. */
+export function readEvalConfig(folder: string): EvalConfig {
+  const file = join(folder, 'config.yaml');
+  let raw: unknown;
+  try {
+    RunFolder.open(folder);
+    raw = parseYaml(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new ConfigError({ source: file, issues: [(error as Error).message] });
+  }
+  const result = evalConfigSchema.safeParse(raw);
+  if (!result.success) throw new ConfigError({ source: file, issues: describeIssues(result.error) });
+  return result.data;
+}
+
+function trainedRun(path: string): { checkpoint: string; envId?: string; envOptions: Record<string, unknown>; policyView?: string; maxTurns?: number } | undefined {
+  if (!existsSync(join(path, 'events.jsonl')) || existsSync(join(path, 'manifest.json'))) return undefined;
+  const last = RunFolder.open(path).lastCheckpoint();
+  if (last === undefined) throw new ConfigError({ source: flagsSource, issues: [`--checkpoint: the run folder ${path} has no complete checkpoint`] });
+  let config: { env?: { id?: string; options?: Record<string, unknown>; maxTurns?: number }; policyView?: string } = {};
+  try {
+    config = (parseYaml(readFileSync(join(path, 'config.yaml'), 'utf8')) ?? {}) as typeof config;
+  } catch {
+    /* a run folder without a readable config: the flags must say the env */
+  }
+  return {
+    checkpoint: last.path,
+    ...(config.env?.id === undefined ? {} : { envId: config.env.id }),
+    envOptions: config.env?.options ?? {},
+    ...(config.policyView === undefined ? {} : { policyView: config.policyView }),
+    ...(config.env?.maxTurns === undefined ? {} : { maxTurns: config.env.maxTurns }),
+  };
+}

@@ -1,0 +1,109 @@
+import { join } from 'node:path';
+import { makeEnv, ToolUseWrapper } from '@saccade/core';
+import { openTrajectoryStore, runRollouts, trajectorySuccess, type RolloutPrompt, type TrajectoryStore } from '@saccade/rollout';
+import type { Env, RunEvent, Trajectory } from '@saccade/spec';
+import type { RunFolder } from '../run-folder';
+import type { EvalAgent } from './eval-agent';
+import type { EvalConfig } from './eval-config';
+import { episodeKey, episodeOf } from './eval-statistics';
+
+export interface RunEvalOptions {
+  emit: (event: RunEvent) => void;
+  /** Called once per episode stored by this process. */
+  onEpisode?: (trajectory: Trajectory) => void;
+  signal?: AbortSignal;
+}
+
+export interface EvalPlan {
+  store: TrajectoryStore;
+  /** The run's episodes in order (seed, then sample). */
+  prompts: RolloutPrompt[];
+  /** Keys of the episodes the store already holds (a resumed eval skips them). */
+  done: Set<string>;
+}
+
+/** The path of an eval's trajectory file inside its run folder. */
+export function trajectoriesPath(folder: RunFolder): string {
+  return join(folder.path, 'trajectories', 'episodes.jsonl');
+}
+
+/** Creates an episode's env: the registry's, with the eval's turn cap and tools. */
+export function evalEnvFactory(config: EvalConfig): (prompt: RolloutPrompt) => Env {
+  return (prompt) => {
+    const env = makeEnv(prompt.envId, prompt.envOptions ?? {}, config.maxTurns === undefined ? {} : { maxTurns: config.maxTurns });
+    return config.tools.length > 0 ? new ToolUseWrapper(env, { tools: config.tools, ...(config.maxTurns === undefined ? {} : { maxTurns: config.maxTurns }) }) : env;
+  };
+}
+
+/**
+ * Opens the run's trajectory store (cutting a torn last line a kill left) and lists the episodes
+ * still to play: every (seed, sample) the config plans that the store does not hold.
+ */
+export async function planEval(config: EvalConfig, folder: RunFolder): Promise<EvalPlan> {
+  const store = await openTrajectoryStore({ path: trajectoriesPath(folder) });
+  const done = new Set<string>();
+  for await (const trajectory of store.read({ skipInvalid: true })) {
+    const episode = episodeOf(trajectory);
+    if (episode !== undefined) done.add(episodeKey(episode.seed, episode.sample));
+  }
+  const prompts: RolloutPrompt[] = [];
+  for (let seed = config.seed; seed < config.seed + config.episodes; seed++) {
+    for (let sample = 0; sample < config.samples; sample++) {
+      prompts.push({ envId: config.env.id, seed, envOptions: config.env.options, metadata: { evalSeed: seed, sample } });
+    }
+  }
+  return { store, prompts, done };
+}
+
+/** Plays the episodes the store does not hold yet; each is stored as soon as it ends. */
+export async function runEval(config: EvalConfig, plan: EvalPlan, agent: EvalAgent, options: RunEvalOptions): Promise<{ cancelled: boolean }> {
+  const { store, done } = plan;
+  const pending = plan.prompts.filter((prompt) => !done.has(episodeKey(prompt.seed ?? 0, Number(prompt.metadata?.['sample'] ?? 0))));
+  if (pending.length === 0) return { cancelled: false };
+  const result = await runRollouts({
+    prompts: pending,
+    agent: agent.forEpisode,
+    concurrency: config.concurrency,
+    ...(config.maxTurns === undefined ? {} : { maxTurns: config.maxTurns }),
+    createEnv: evalEnvFactory(config),
+    ...(options.signal ? { signal: options.signal } : {}),
+    onEvent: (event) => {
+      // episode-end is written once its trajectory is stored (below), so that events.jsonl never
+      // reports an episode a kill lost; turns are in the trajectories.
+      if (event.type === 'episode-start') options.emit(event);
+    },
+    onTrajectory: async (trajectory, images) => {
+      // An episode cut short by Ctrl-C is not a result: it is left out and played on --resume.
+      if (options.signal?.aborted && trajectory.error !== undefined) return;
+      await store.append(trajectory, images);
+      options.emit({
+        type: 'episode-end',
+        time: trajectory.endedAt ?? new Date().toISOString(),
+        episodeId: trajectory.id,
+        totalReward: trajectory.totalReward,
+        turns: trajectory.turns.length,
+        terminated: trajectory.terminated,
+        truncated: trajectory.truncated,
+        success: trajectorySuccess(trajectory),
+        ...(trajectory.error ? { error: trajectory.error } : {}),
+      });
+      options.onEpisode?.(trajectory);
+    },
+  });
+  return { cancelled: result.cancelled };
+}
+
+/** The stored episodes, one per (seed, sample) (the first line of a key wins), in plan order. */
+export async function readEvalTrajectories(store: TrajectoryStore): Promise<Trajectory[]> {
+  const byKey = new Map<string, Trajectory>();
+  for await (const trajectory of store.read({ skipInvalid: true })) {
+    const episode = episodeOf(trajectory);
+    if (episode === undefined) continue;
+    const key = episodeKey(episode.seed, episode.sample);
+    if (!byKey.has(key)) byKey.set(key, trajectory);
+  }
+  return [...byKey.values()].sort((a, b) => {
+    const [x, y] = [episodeOf(a)!, episodeOf(b)!];
+    return x.seed - y.seed || x.sample - y.sample;
+  });
+}

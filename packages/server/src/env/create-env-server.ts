@@ -1,0 +1,241 @@
+import { randomUUID } from 'node:crypto';
+import { listEnvs, makeEnv } from '@saccade/core';
+import { registerGridEnvs } from '@saccade/env-grid';
+import { registerProceduralEnvs } from '@saccade/env-procedural';
+import type { Env } from '@saccade/spec';
+import { z } from 'zod';
+import { createHttpService, type SaccadeServer, type ServiceOptions } from '../http/create-http-service';
+import { parseBody } from '../http/parse-body';
+import { ServerRequestError } from '../http/server-request-error';
+import { SessionStore } from '../http/session-store';
+import { withDeadline } from '../http/with-deadline';
+import { resolveEnvConfig, VAGEN_ENV_NAMES } from './vagen-env-configs';
+import { toVagenInfo, toVagenObservation } from './vagen-serialisation';
+import { toWireObservation } from './wire-observation';
+
+export interface EnvServerOptions extends ServiceOptions {
+  /** Register the grid and procedural envs before serving (default true); other envs: register them yourself. */
+  registerBuiltInEnvs?: boolean;
+  /** Most envs held at once, per API (VAGEN ids, sessions); more are answered 503 (default 4096). */
+  maxEnvironments?: number;
+}
+
+interface HostedEnv {
+  env: Env;
+  envId: string;
+  imagePlaceholder: string;
+  /** VAGEN ids only: whether `step` may be called (reset done, episode not over). */
+  phase: 'created' | 'running' | 'done';
+}
+
+const id = z.string().min(1).max(256);
+const seed = z.number().int().min(0).max(2 ** 53 - 1);
+const ids2configsBody = z.object({
+  ids2configs: z.record(id, z.looseObject({ env_name: z.string().min(1).max(200), env_config: z.record(z.string(), z.unknown()).nullish(), seed: seed.nullish() })),
+});
+const ids2seedsBody = z.object({ ids2seeds: z.record(id, seed.nullable()) });
+const ids2actionsBody = z.object({ ids2actions: z.record(id, z.string()) });
+const envIdsBody = z.object({ env_ids: z.array(id) });
+const createSessionBody = z.object({ envId: z.string().min(1).max(200), options: z.record(z.string(), z.unknown()).optional(), maxTurns: z.number().int().positive().nullable().optional() });
+const resetSessionBody = z.object({ seed: seed.optional(), options: z.record(z.string(), z.unknown()).optional() }).nullish();
+const stepSessionBody = z.object({ action: z.string() });
+const sessionParams = z.object({ sessionId: id });
+
+/**
+ * The env service. Two APIs over the same registry:
+ * - VAGEN's batch env protocol (`POST /environments`, `/batch/reset|step|reward|system_prompt|close`),
+ *   so VAGEN's own client and trainer drive Saccade envs unchanged (REFERENCE §7);
+ * - a session API (`/sessions…`) for `createRemoteEnv`, one env per session.
+ * Requests naming a busy id are answered 409, unknown ids 404, bad bodies 400, oversized 413.
+ */
+export function createEnvServer(options: EnvServerOptions = {}): SaccadeServer {
+  if (options.registerBuiltInEnvs !== false) {
+    registerGridEnvs();
+    registerProceduralEnvs();
+  }
+  const requestTimeoutMs = options.requestTimeoutMs ?? 60_000;
+  const maxEntries = options.maxEnvironments ?? 4096;
+  const idleTimeoutMs = options.idleTimeoutMs ?? 30 * 60_000;
+  const storeOptions = (kind: string) => ({
+    kind,
+    idleTimeoutMs,
+    maxEntries,
+    dispose: (hosted: HostedEnv) => hosted.env.close(),
+    onExpire: (expired: string, idleMs: number) => server.app.log.info({ [kind]: expired, idleMs }, `${kind} expired`),
+    onError: (error: unknown, failed: string) => server.app.log.warn({ err: error, [kind]: failed }, `closing the ${kind} failed`),
+  });
+  const environments = new SessionStore<HostedEnv>(storeOptions('environment'));
+  const sessions = new SessionStore<HostedEnv>(storeOptions('session'));
+
+  const server = createHttpService({
+    ...options,
+    name: 'env service',
+    defaultBodyLimit: 16 * 1024 * 1024,
+    requestTimeoutMs,
+    errorBody: (_status, message) => ({ error: message }),
+    health: () => ({
+      registered_envs: [...Object.keys(VAGEN_ENV_NAMES), ...listEnvs()],
+      active_environments: environments.size,
+      active_sessions: sessions.size,
+    }),
+    shutdown: async () => {
+      await Promise.all([environments.clear(), sessions.clear()]);
+    },
+  });
+  const { app } = server;
+
+  /** Locks `ids`, runs `work` under the request deadline, unlocks when the work (not the deadline) ends. */
+  const locked = <T>(store: SessionStore<HostedEnv>, ids: readonly string[], what: string, work: () => Promise<T>, allowMissing = false): Promise<T> => {
+    const release = store.acquire(ids, { allowMissing });
+    let running: Promise<T>;
+    try {
+      running = work();
+    } catch (error) {
+      release();
+      throw error;
+    }
+    running = running.finally(release);
+    return withDeadline(requestTimeoutMs, what, () => running);
+  };
+
+  // ---- VAGEN's batch protocol ----
+
+  app.post('/environments', async (request) => {
+    const { ids2configs } = parseBody(ids2configsBody, request.body, '{"ids2configs": {id: {"env_name": string, "env_config": {...}, "seed": int}}}');
+    const entries = Object.entries(ids2configs);
+    const resolved = entries.map(([envKey, { env_name, env_config }]) => {
+      try {
+        return { envKey, envName: env_name, config: resolveEnvConfig(env_name, env_config ?? {}) };
+      } catch (error) {
+        if (ServerRequestError.isInstance(error)) throw new ServerRequestError({ statusCode: error.statusCode, message: `Environment "${envKey}": ${error.message}` });
+        throw error;
+      }
+    });
+    const fresh = entries.filter(([envKey]) => !environments.has(envKey)).length;
+    environments.assertRoom(fresh);
+    return locked(environments, entries.map(([envKey]) => envKey), `POST /environments (${entries.length} envs)`, async () => {
+      const created: { envKey: string; hosted: HostedEnv }[] = [];
+      try {
+        for (const { envKey, config } of resolved) {
+          const env = makeEnv(config.envId, config.options, config.maxTurns === undefined ? {} : { maxTurns: config.maxTurns });
+          created.push({ envKey, hosted: { env, envId: config.envId, imagePlaceholder: config.imagePlaceholder, phase: 'created' } });
+        }
+      } catch (error) {
+        await Promise.allSettled(created.map(({ hosted }) => hosted.env.close()));
+        const which = resolved[created.length]?.envKey;
+        throw new ServerRequestError({ statusCode: 400, message: `Environment "${which}" could not be created: ${error instanceof Error ? error.message : String(error)}`, cause: error });
+      }
+      await Promise.all(created.map(({ envKey, hosted }) => environments.set(envKey, hosted)));
+      const ignored = [...new Set(resolved.flatMap(({ config }) => config.ignoredKeys))];
+      app.log.info({ count: created.length, envNames: [...new Set(resolved.map(({ envName }) => envName))], ignoredKeys: ignored }, 'environments created');
+      return { success: true };
+    }, true);
+  });
+
+  app.post('/batch/reset', async (request) => {
+    const { ids2seeds } = parseBody(ids2seedsBody, request.body, '{"ids2seeds": {id: int | null}}');
+    const ids = Object.keys(ids2seeds);
+    return locked(environments, ids, `POST /batch/reset (${ids.length} envs)`, async () => {
+      const results = await Promise.all(
+        ids.map(async (envKey) => {
+          const hosted = environments.get(envKey);
+          const envSeed = ids2seeds[envKey];
+          const { observation, info } = await hosted.env.reset(envSeed === null || envSeed === undefined ? {} : { seed: envSeed });
+          hosted.phase = 'running';
+          return [envKey, [toVagenObservation(observation, hosted.imagePlaceholder), toVagenInfo(info)]] as const;
+        }),
+      );
+      return { results: Object.fromEntries(results) };
+    });
+  });
+
+  app.post('/batch/step', async (request) => {
+    const { ids2actions } = parseBody(ids2actionsBody, request.body, '{"ids2actions": {id: "the model\'s raw response"}}');
+    const ids = Object.keys(ids2actions);
+    return locked(environments, ids, `POST /batch/step (${ids.length} envs)`, async () => {
+      const notRunning = ids.filter((envKey) => environments.get(envKey).phase !== 'running');
+      if (notRunning.length > 0) {
+        const shown = notRunning.slice(0, 5).map((envKey) => `"${envKey}" (${environments.get(envKey).phase === 'done' ? 'its episode ended' : 'never reset'})`);
+        throw new ServerRequestError({ statusCode: 409, message: `Cannot step ${shown.join(', ')}${notRunning.length > 5 ? ` and ${notRunning.length - 5} more` : ''}: expected envs with an episode in progress; reset them first.` });
+      }
+      const results = await Promise.all(
+        ids.map(async (envKey) => {
+          const hosted = environments.get(envKey);
+          const { observation, reward, terminated, truncated, info } = await hosted.env.step(ids2actions[envKey] ?? '');
+          const done = terminated || truncated;
+          if (done) hosted.phase = 'done';
+          return [envKey, [toVagenObservation(observation, hosted.imagePlaceholder), reward, done, { ...toVagenInfo(info), terminated, truncated }]] as const;
+        }),
+      );
+      return { results: Object.fromEntries(results) };
+    });
+  });
+
+  // VAGEN's compute_reward is a reward on top of the step rewards; Saccade envs give all their reward per step.
+  app.post('/batch/reward', async (request) => {
+    const { env_ids } = parseBody(envIdsBody, request.body, '{"env_ids": [id, ...]}');
+    for (const envKey of env_ids) environments.get(envKey);
+    return { rewards: Object.fromEntries(env_ids.map((envKey) => [envKey, 0])) };
+  });
+
+  app.post('/batch/system_prompt', async (request) => {
+    const { env_ids } = parseBody(envIdsBody, request.body, '{"env_ids": [id, ...]}');
+    return { system_prompts: Object.fromEntries(env_ids.map((envKey) => [envKey, environments.get(envKey).env.systemPrompt()])) };
+  });
+
+  // Closing is idempotent: ids already closed (or never created) are skipped.
+  app.post('/batch/close', async (request) => {
+    const { env_ids } = parseBody(envIdsBody, request.body, '{"env_ids": [id, ...]}');
+    return locked(environments, env_ids, `POST /batch/close (${env_ids.length} envs)`, async () => {
+      await Promise.all(env_ids.map((envKey) => environments.delete(envKey)));
+      return { status: 'success' };
+    }, true);
+  });
+
+  // ---- Saccade's session API (createRemoteEnv) ----
+
+  app.post('/sessions', async (request, reply) => {
+    const body = parseBody(createSessionBody, request.body, '{"envId": "namespace/Name-vN", "options"?: {...}, "maxTurns"?: int | null}');
+    sessions.assertRoom(1);
+    const env = makeEnv(body.envId, body.options ?? {}, body.maxTurns === undefined ? {} : { maxTurns: body.maxTurns });
+    const sessionId = randomUUID();
+    await sessions.set(sessionId, { env, envId: body.envId, imagePlaceholder: '<image>', phase: 'created' });
+    request.log.info({ sessionId, envId: body.envId }, 'session created');
+    return reply.status(201).send({ sessionId, envId: env.id, systemPrompt: env.systemPrompt() });
+  });
+
+  app.get('/sessions/:sessionId', async (request) => {
+    const { sessionId } = parseBody(sessionParams, request.params, 'a session id');
+    const hosted = sessions.get(sessionId);
+    return { sessionId, envId: hosted.env.id, systemPrompt: hosted.env.systemPrompt(), phase: hosted.phase };
+  });
+
+  app.post('/sessions/:sessionId/reset', async (request) => {
+    const { sessionId } = parseBody(sessionParams, request.params, 'a session id');
+    const body = parseBody(resetSessionBody, request.body, '{"seed"?: int, "options"?: {...}}') ?? {};
+    return locked(sessions, [sessionId], `reset of session ${sessionId}`, async () => {
+      const hosted = sessions.get(sessionId);
+      const { observation, info } = await hosted.env.reset(body);
+      hosted.phase = 'running';
+      return { observation: toWireObservation(observation), info, systemPrompt: hosted.env.systemPrompt() };
+    });
+  });
+
+  app.post('/sessions/:sessionId/step', async (request) => {
+    const { sessionId } = parseBody(sessionParams, request.params, 'a session id');
+    const { action } = parseBody(stepSessionBody, request.body, '{"action": string}');
+    return locked(sessions, [sessionId], `step of session ${sessionId}`, async () => {
+      const hosted = sessions.get(sessionId);
+      const result = await hosted.env.step(action);
+      if (result.terminated || result.truncated) hosted.phase = 'done';
+      return { ...result, observation: toWireObservation(result.observation) };
+    });
+  });
+
+  app.delete('/sessions/:sessionId', async (request) => {
+    const { sessionId } = parseBody(sessionParams, request.params, 'a session id');
+    return locked(sessions, [sessionId], `close of session ${sessionId}`, async () => ({ closed: await sessions.delete(sessionId) }));
+  });
+
+  return server;
+}

@@ -1,0 +1,139 @@
+import { getEnvSpec, listEnvs } from '@saccade/core';
+import { FROZEN_LAKE_ID, SOKOBAN_ID } from '@saccade/env-grid';
+import { SVG_RECONSTRUCTION_ID } from '@saccade/env-procedural';
+import { ServerRequestError } from '../http/server-request-error';
+
+/** VAGEN's env names and the Saccade envs they create. */
+export const VAGEN_ENV_NAMES: Readonly<Record<string, string>> = {
+  frozenlake: FROZEN_LAKE_ID,
+  sokoban: SOKOBAN_ID,
+  svg: SVG_RECONSTRUCTION_ID,
+};
+
+/** What a VAGEN `{env_name, env_config}` becomes. */
+export interface ResolvedEnvConfig {
+  envId: string;
+  options: Record<string, unknown>;
+  /** Episode turn limit: `null` for none (VAGEN's trainer counts turns itself), undefined for the spec's. */
+  maxTurns: number | null | undefined;
+  /** VAGEN's `image_placeholder` (default `<image>`): the text marker and the `multi_modal_data` key. */
+  imagePlaceholder: string;
+  /** VAGEN keys accepted and ignored (no Saccade counterpart), for the log. */
+  ignoredKeys: string[];
+}
+
+type Mapper = (value: unknown, options: Record<string, unknown>) => void;
+
+const bad = (key: string, expected: string, value: unknown) =>
+  new ServerRequestError({ statusCode: 400, message: `Invalid env_config.${key}: expected ${expected}, received ${JSON.stringify(value)?.slice(0, 80) ?? String(value)}.` });
+
+const to = (name: string, check: (value: unknown) => boolean, expected: string, key: string): Mapper => (value, options) => {
+  if (!check(value)) throw bad(key, expected, value);
+  options[name] = value;
+};
+const isNumber = (value: unknown) => typeof value === 'number' && Number.isFinite(value);
+const isInteger = (value: unknown) => Number.isSafeInteger(value) && (value as number) > 0;
+const isString = (value: unknown) => typeof value === 'string';
+const isBoolean = (value: unknown) => typeof value === 'boolean';
+
+// Keys of VAGEN's BaseEnvConfig and the grid configs that every grid env maps the same way.
+const gridKeys: Record<string, Mapper> = {
+  render_mode: (value, options) => {
+    if (value !== 'vision' && value !== 'text') throw bad('render_mode', '"vision" or "text"', value);
+    options.observation = value;
+  },
+  prompt_format: to('format', isString, 'a VAGEN prompt format such as "free_think"', 'prompt_format'),
+  max_actions_per_step: to('maxActionsPerTurn', isInteger, 'a positive integer', 'max_actions_per_step'),
+  action_sep: to('actionSeparator', (value) => isString(value) && (value as string).length > 0, 'a non-empty string', 'action_sep'),
+  format_reward: to('formatReward', isNumber, 'a number', 'format_reward'),
+  use_state_reward: to('visualReasoningReward', isBoolean, 'a boolean', 'use_state_reward'),
+  grounding_reward_weight: to('visualReasoningWeight', isNumber, 'a number', 'grounding_reward_weight'),
+};
+
+const MAPPERS: Record<string, Record<string, Mapper>> = {
+  frozenlake: {
+    ...gridKeys,
+    is_slippery: to('slippery', isBoolean, 'a boolean', 'is_slippery'),
+    size: to('size', isInteger, 'a positive integer', 'size'),
+    p: to('frozenProbability', (value) => isNumber(value) && (value as number) > 0 && (value as number) <= 1, 'a probability in (0, 1]', 'p'),
+    desc: (value, options) => {
+      if (value === null) return;
+      // gym's desc: rows as strings, or rows as lists of one-letter strings.
+      if (!Array.isArray(value) || !value.every((row) => typeof row === 'string' || (Array.isArray(row) && row.every(isString)))) {
+        throw bad('desc', 'null or a map as rows of "S", "F", "H", "G" (strings or lists of letters)', value);
+      }
+      options.map = value.map((row) => (typeof row === 'string' ? row : (row as string[]).join('')));
+    },
+  },
+  sokoban: {
+    ...gridKeys,
+    dim_room: (value, options) => {
+      if (!Array.isArray(value) || value.length !== 2 || !value.every(isInteger)) throw bad('dim_room', '[height, width] of positive integers', value);
+      options.height = value[0];
+      options.width = value[1];
+    },
+    num_boxes: to('boxes', isInteger, 'a positive integer', 'num_boxes'),
+    min_actions_to_succeed: to('maxSolutionSteps', isInteger, 'a positive integer', 'min_actions_to_succeed'),
+  },
+  svg: {
+    format_reward: to('formatReward', isNumber, 'a number', 'format_reward'),
+    split: (value, options) => {
+      if (value !== 'train' && value !== 'test') throw bad('split', '"train" or "test"', value);
+      options.split = value;
+    },
+  },
+};
+
+// VAGEN keys with no Saccade counterpart: accepted so VAGEN's own configs load unchanged.
+const IGNORED: Record<string, readonly string[]> = {
+  frozenlake: ['env_name', 'special_token_list', 'min_actions_to_succeed', 'max_steps', 'worldmodeling_reward_weight', 'seed'],
+  sokoban: ['env_name', 'special_token_list', 'max_steps', 'search_depth', 'worldmodeling_reward_weight', 'seed'],
+  svg: ['env_name', 'special_token_list', 'dataset_name', 'data_dir', 'seed', 'prompt_format', 'max_actions_per_step', 'format_penalty', 'model_size', 'dino_only', 'dreamsim_weight', 'dino_weight', 'device', 'action_sep'],
+};
+
+function placeholderOf(config: Record<string, unknown>): string {
+  const value = config.image_placeholder ?? '<image>';
+  if (typeof value !== 'string' || value.length === 0) throw bad('image_placeholder', 'a non-empty string', value);
+  return value;
+}
+
+function maxTurnsOf(config: Record<string, unknown>, fallback: number | null | undefined): number | null | undefined {
+  const value = config.max_turns;
+  if (value === undefined) return fallback;
+  if (value === null || isInteger(value)) return value as number | null;
+  throw bad('max_turns', 'a positive integer or null', value);
+}
+
+/**
+ * Maps VAGEN's `{env_name, env_config}` to a Saccade env id and options. VAGEN names
+ * (`frozenlake`, `sokoban`, `svg`) take VAGEN's config keys; keys VAGEN has that Saccade does not
+ * are ignored, other keys pass through as Saccade options (so `cellSize` works). Any registered
+ * Saccade id (`saccade/FrozenLake-v1`) takes Saccade's options as they are. Both accept
+ * `max_turns` (default: none for VAGEN names, whose trainer counts turns; the spec's for ids).
+ */
+export function resolveEnvConfig(envName: string, config: Record<string, unknown>): ResolvedEnvConfig {
+  const imagePlaceholder = placeholderOf(config);
+  const vagenId = VAGEN_ENV_NAMES[envName];
+  if (vagenId === undefined) {
+    if (getEnvSpec(envName) === undefined) {
+      throw new ServerRequestError({
+        statusCode: 400,
+        message: `Unknown env_name "${envName.slice(0, 100)}": expected one of ${[...Object.keys(VAGEN_ENV_NAMES), ...listEnvs()].join(', ')}.`,
+      });
+    }
+    const { image_placeholder: _placeholder, max_turns: _maxTurns, ...options } = config;
+    return { envId: envName, options, maxTurns: maxTurnsOf(config, undefined), imagePlaceholder, ignoredKeys: [] };
+  }
+  const mappers = MAPPERS[envName] ?? {};
+  const ignored = new Set(IGNORED[envName] ?? []);
+  const options: Record<string, unknown> = {};
+  const ignoredKeys: string[] = [];
+  for (const [key, value] of Object.entries(config)) {
+    if (key === 'image_placeholder' || key === 'max_turns') continue;
+    const mapper = mappers[key];
+    if (mapper !== undefined) mapper(value, options);
+    else if (ignored.has(key)) ignoredKeys.push(key);
+    else options[key] = value;
+  }
+  return { envId: vagenId, options, maxTurns: maxTurnsOf(config, null), imagePlaceholder, ignoredKeys };
+}
