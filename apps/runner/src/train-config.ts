@@ -39,12 +39,12 @@ export const trainConfigSchema = z
     /** Phase 1: supervised fine-tuning on the env solver's demonstrations. */
     sft: z
       .object({
-        steps: z.number().int().nonnegative().default(600),
+        steps: z.number().int().nonnegative().default(300),
         batchSize: z.number().int().positive().default(32),
         learningRate: z.number().positive().default(3e-3),
         warmupSteps: z.number().int().nonnegative().default(20),
         evalEvery: z.number().int().positive().default(50),
-        timeLimitSeconds: z.number().positive().default(600),
+        timeLimitSeconds: z.number().positive().default(540),
       })
       .strict()
       .prefault({}),
@@ -61,13 +61,15 @@ export const trainConfigSchema = z
         clipHigh: z.number().positive().default(0.28),
         klCoefficient: z.number().nonnegative().default(0),
         entropyCoefficient: z.number().default(0),
+        /** 'success' scores an episode 1/0 (outcome reward); 'return' sums its rewards, shaping included. */
+        score: z.enum(['success', 'return']).default('success'),
         normalizeStd: z.boolean().default(true),
         skipUniformGroups: z.boolean().default(true),
         aggregation: z.enum(['token-mean', 'sequence-mean']).default('token-mean'),
         epochs: z.number().int().positive().default(1),
         miniBatches: z.number().int().positive().default(1),
         evalEvery: z.number().int().positive().default(10),
-        timeLimitSeconds: z.number().positive().default(300),
+        timeLimitSeconds: z.number().positive().default(330),
       })
       .strict()
       .prefault({}),

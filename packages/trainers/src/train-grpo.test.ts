@@ -49,6 +49,12 @@ describe('policyExamples', () => {
     expect(examples[2]).toMatchObject({ tokens: [1, 2, 5, 6], lossMask: [0, 0, 1, 1], advantages: [-0, -0, -0.7, -0.7] });
     expect(policyExamples(episodes, [0.7, -0.7, 0, 0], [0, 0, 1, 1], false)).toHaveLength(5);
   });
+
+  test('with success scores, two successes of different returns make a uniform group', () => {
+    const episodes = [episode(10.5, [1], [[7]]), episode(11, [1], [[8], [9]])];
+    expect(policyExamples(episodes, [-0.7, 0.7], [0, 0], true, [1, 1])).toHaveLength(0);
+    expect(policyExamples(episodes, [-0.7, 0.7], [0, 0], true)).toHaveLength(3);
+  });
 });
 
 describe('policyShardLoss', () => {

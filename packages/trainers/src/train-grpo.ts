@@ -34,6 +34,12 @@ export interface TrainGrpoSettings {
   /** Sampling temperature of the rollouts (default 1). */
   temperature?: number;
   maxTokens?: number;
+  /**
+   * What an episode is scored by: 'return' (the sum of its rewards, shaping terms included) or
+   * 'success' (1 or 0, an outcome reward). Default 'return'. With VAGEN's per-turn format reward a
+   * success in more turns outscores one in fewer, which 'success' does not reward.
+   */
+  score?: 'return' | 'success';
   /** Divide advantages by the group's std (default true; false is Dr. GRPO). */
   normalizeStd?: boolean;
   /** Drop groups whose returns are all equal: their advantages are 0 (DAPO's dynamic sampling). Default true. */
@@ -149,8 +155,9 @@ export async function trainGrpo(
       });
       const rolloutSeconds = (performance.now() - rolloutStarted) / 1000;
       const groupIds = episodes.map((_, index) => Math.floor(index / settings.groupSize));
-      const advantages = computeGrpoAdvantages({ scores: episodes.map((episode) => episode.return), groupIds, normalizeStd: settings.normalizeStd ?? true });
-      const examples = policyExamples(episodes, advantages, groupIds, settings.skipUniformGroups ?? true);
+      const scores = episodes.map((episode) => ((settings.score ?? 'return') === 'success' ? (episode.success ? 1 : 0) : episode.return));
+      const advantages = computeGrpoAdvantages({ scores, groupIds, normalizeStd: settings.normalizeStd ?? true });
+      const examples = policyExamples(episodes, advantages, groupIds, settings.skipUniformGroups ?? true, scores);
       if (reference) attachReferenceLogProbs(reference, examples);
       const summary = summarizeEpisodes(episodes);
       onEvent({
@@ -245,13 +252,14 @@ export function policyExamples(
   advantages: ArrayLike<number>,
   groupIds: readonly number[],
   skipUniformGroups: boolean,
+  scores: readonly number[] = episodes.map((episode) => episode.return),
 ): PolicyExample[] {
   const uniform = new Set<number>();
   if (skipUniformGroups) {
     const returns = new Map<number, Set<number>>();
-    episodes.forEach((episode, index) => {
+    episodes.forEach((_, index) => {
       const group = groupIds[index]!;
-      returns.set(group, (returns.get(group) ?? new Set()).add(episode.return));
+      returns.set(group, (returns.get(group) ?? new Set()).add(scores[index]!));
     });
     for (const [group, values] of returns) if (values.size === 1) uniform.add(group);
   }
