@@ -30,7 +30,7 @@ export interface TrainDisplaySettings {
  */
 export async function createTrainDisplay(settings: TrainDisplaySettings): Promise<TrainDisplay> {
   const terminal = process.stdout.isTTY === true && process.stdin.isTTY === true;
-  if (!terminal || settings.plain || process.env.CI) {
+  if (!terminal || settings.plain || inCi()) {
     const print = createProgressPrinter(settings.output, {
       totalSteps: settings.totalSteps,
       interactive: terminal,
@@ -62,4 +62,10 @@ export async function createTrainDisplay(settings: TrainDisplaySettings): Promis
       await exited;
     },
   };
+}
+
+/** CI=true (or any value but 'false' / '0'), as Ink and most tools read it. */
+export function inCi(): boolean {
+  const value = process.env['CI'];
+  return value !== undefined && value !== 'false' && value !== '0';
 }

@@ -37,7 +37,8 @@ describe.skipIf(!hasTmux || !built)(`the UI in tmux${hasTmux ? (built ? '' : ' (
     writeFileSync(join(folder, 'events.jsonl'), '');
     writer = spawn(process.execPath, [join(examples, 'simulate-run.mjs'), folder, '--steps', '40', '--interval', '250'], { stdio: 'ignore' });
     // The UI decides on colours from the pane's terminal, not from the test runner's settings.
-    const command = `env -u FORCE_COLOR -u NO_COLOR ${JSON.stringify(process.execPath)} ${JSON.stringify(join(examples, 'watch-run.mjs'))} ${JSON.stringify(folder)}; echo "EXITED $?"; sleep 60`;
+    // CI=false: Ink draws only the final frame when it thinks it runs in CI (CI is set there).
+    const command = `env -u FORCE_COLOR -u NO_COLOR CI=false ${JSON.stringify(process.execPath)} ${JSON.stringify(join(examples, 'watch-run.mjs'))} ${JSON.stringify(folder)}; echo "EXITED $?"; sleep 60`;
     tmux('new-session', '-d', '-s', session, '-x', '120', '-y', '36', command);
   });
 

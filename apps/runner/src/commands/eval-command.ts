@@ -14,6 +14,7 @@ import { evalEnvFactory, planEval, readEvalTrajectories, runEval, trajectoriesPa
 import { writeEvalPlots } from '../eval/write-eval-plots';
 import { EXIT_CANCELLED, EXIT_FAILURE, EXIT_SUCCESS, EXIT_USAGE } from '../exit-codes';
 import type { Output } from '../output';
+import { inCi } from '../train-display';
 import { createEpisodeProgress } from '../progress-printer';
 import { RunFolder } from '../run-folder';
 
@@ -85,7 +86,7 @@ export function evalCommand(output: Output, setExitCode: (code: number) => void)
       const plan = await planEval(config, folder);
       const total = plan.prompts.length;
       const emit = (event: RunEvent): void => folder.appendEvent(event);
-      const terminal = process.stdout.isTTY === true && !flags.plain && !flags.json && !process.env.CI;
+      const terminal = process.stdout.isTTY === true && !flags.plain && !flags.json && !inCi();
       const progress = createEpisodeProgress({ log: say, error: (line) => output.error(line) }, {
         total,
         alreadyDone: plan.done.size,

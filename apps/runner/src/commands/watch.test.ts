@@ -46,7 +46,8 @@ describe('saccade watch', () => {
     const socket = `saccade-watch-test-${process.pid}`;
     const tmux = (...args: string[]) => spawnSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8' }).stdout;
     try {
-      tmux('new-session', '-d', '-s', 'w', '-x', '100', '-y', '30', `${process.execPath} ${cli} watch ${folder}; echo "EXITED $?"; sleep 30`);
+      // CI=false: Ink draws only the final frame when it thinks it runs in CI (CI is set there).
+      tmux('new-session', '-d', '-s', 'w', '-x', '100', '-y', '30', `env CI=false ${process.execPath} ${cli} watch ${folder}; echo "EXITED $?"; sleep 30`);
       const until = async (text: string): Promise<void> => {
         for (let tries = 0; tries < 150 && !tmux('capture-pane', '-p', '-t', 'w').includes(text); tries++) await new Promise((resolve) => setTimeout(resolve, 100));
         expect(tmux('capture-pane', '-p', '-t', 'w')).toContain(text);

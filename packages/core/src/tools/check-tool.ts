@@ -62,8 +62,9 @@ async function handlesLeftOpen(run: () => Promise<void>): Promise<string[]> {
   } finally {
     hook.disable();
   }
-  // Destroy callbacks arrive after the call: let them, and closing sockets, land first.
-  for (let wait = 0; wait < 2 && open.size > 0; wait++) {
+  // Destroy callbacks arrive after the call: let them, and closing sockets, land first (up to
+  // ~1.5 s, which a loaded machine needs; a leaked handle stays open however long we wait).
+  for (let wait = 0; wait < 8 && open.size > 0; wait++) {
     const watch = createHook({ destroy: (asyncId) => void open.delete(asyncId) }).enable();
     await delay(wait === 0 ? 20 : 200);
     watch.disable();
