@@ -11,8 +11,9 @@ import * as tf from '@tensorflow/tfjs-core';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { computeGrpoAdvantages } from './advantages/index';
-import { evaluatePolicy, summarizeEpisodes, type PolicyEvaluation } from './evaluate-policy';
+import { summarizeEpisodes } from './evaluate-policy';
 import type { PolicyExample, PolicyLossContext } from './losses/policy-loss';
+import { createHeldOutEvaluator, type TimedEvaluation } from './held-out-evaluator';
 import { playEpisodes, type PlayedEpisode } from './play-episodes';
 import type { PolicyView } from './policy-messages';
 import { assertDisjointSeeds, seedRange, type SeedRange } from './seed-range';
@@ -79,7 +80,7 @@ export interface TrainGrpoSettings {
 export interface TrainGrpoResult {
   steps: number;
   seconds: number;
-  evaluations: (PolicyEvaluation & { step: number; seconds: number })[];
+  evaluations: TimedEvaluation[];
 }
 
 const requireHere = createRequire(import.meta.url);
@@ -115,23 +116,22 @@ export async function trainGrpo(
   const loss = policyLossReference();
   const started = performance.now();
   const seconds = (): number => (performance.now() - started) / 1000;
-  const evaluations: TrainGrpoResult['evaluations'] = [];
   log(`GRPO on ${parallel.threadCount} thread(s): ${settings.promptsPerStep} seeds × ${settings.groupSize} per step`);
 
-  const evaluate = async (step: number): Promise<PolicyEvaluation> => {
-    const result = await evaluatePolicy(model, {
+  const { evaluations, evaluate } = createHeldOutEvaluator(
+    model,
+    {
       envId: settings.envId,
       envOptions: settings.envOptions ?? {},
-      seeds: evalSeeds,
       view: settings.view,
       maxTurns: settings.maxTurns,
+      seeds: evalSeeds,
       parallel,
+      seconds,
       ...(settings.signal ? { signal: settings.signal } : {}),
-    });
-    evaluations.push({ ...result, step, seconds: seconds() });
-    onEvent({ type: 'eval-end', time: now(), step, metrics: { ...result, seconds: seconds() } });
-    return result;
-  };
+    },
+    onEvent,
+  );
 
   let step = settings.startStep ?? 0;
   try {

@@ -14,8 +14,8 @@ import {
 import type { RunEvent } from '@saccade/spec';
 import type * as tf from '@tensorflow/tfjs-core';
 import { collectDemonstrations } from './collect-demonstrations';
-import { evaluatePolicy, type PolicyEvaluation } from './evaluate-policy';
 import { warmupCosineLearningRate } from './learning-rate-schedule';
+import { createHeldOutEvaluator, type TimedEvaluation } from './held-out-evaluator';
 import { policyMessages, type PolicyView } from './policy-messages';
 import { assertDisjointSeeds, seedRange } from './seed-range';
 import { saveTrainingCheckpoint } from './training-checkpoint';
@@ -61,7 +61,7 @@ export interface TrainSftSettings {
 export interface TrainSftResult {
   steps: number;
   seconds: number;
-  evaluations: (PolicyEvaluation & { step: number; seconds: number })[];
+  evaluations: TimedEvaluation[];
 }
 
 /**
@@ -112,22 +112,21 @@ export async function trainSft(
   };
   const started = performance.now();
   const seconds = (): number => (performance.now() - started) / 1000;
-  const evaluations: TrainSftResult['evaluations'] = [];
 
-  const evaluate = async (step: number): Promise<PolicyEvaluation> => {
-    const result = await evaluatePolicy(model, {
+  const { evaluations, evaluate } = createHeldOutEvaluator(
+    model,
+    {
       envId: settings.envId,
       envOptions: settings.envOptions ?? {},
-      seeds: evalSeeds,
       view: settings.view,
       maxTurns: settings.maxTurns,
+      seeds: evalSeeds,
       parallel,
+      seconds,
       ...(settings.signal ? { signal: settings.signal } : {}),
-    });
-    evaluations.push({ ...result, step, seconds: seconds() });
-    onEvent({ type: 'eval-end', time: now(), step, metrics: { ...result, seconds: seconds() } });
-    return result;
-  };
+    },
+    onEvent,
+  );
 
   let step = settings.startStep ?? 0;
   try {

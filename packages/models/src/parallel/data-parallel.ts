@@ -8,6 +8,7 @@ import { applyGradients, type ApplyLossResult } from '../train-step';
 import type { GenerateOptions, GeneratedSample } from '../generate';
 import type { VisionLanguageModel } from '../vision-language-model';
 import { flattenTensors, unflattenTensors } from './flat-weights';
+import { resolveLoss } from './resolve-loss';
 import { shardGradients, type ShardGradients } from './shard-gradients';
 import type { LossReference, ShardLoss } from './shard-loss';
 import type { WorkerReply, WorkerRequest } from './worker-messages';
@@ -65,7 +66,6 @@ export class DataParallel {
   readonly model: VisionLanguageModel;
   private readonly workers: Worker[];
   private readonly pending = new Map<number, { resolve: (reply: WorkerReply) => void; reject: (error: Error) => void }>();
-  private readonly losses = new Map<string, ShardLoss>();
   private nextId = 1;
   private failure: Error | undefined;
   private closed = false;
@@ -114,7 +114,7 @@ export class DataParallel {
   ): Promise<ShardGradients> {
     if (this.closed) throw new Error('DataParallel was closed.');
     if (this.failure) throw this.failure;
-    const lossFunction = (await this.resolveLoss(loss)) as ShardLoss<Example, Context>;
+    const lossFunction = (await resolveLoss(loss)) as ShardLoss<Example, Context>;
     const shards = splitIntoShards(examples, this.threadCount, defaultCost).filter((shard) => shard.length > 0);
     const [local = [], ...remote] = shards;
     const weights = remote.length > 0 ? flattenTensors(this.model.trainableVariables) : undefined;
@@ -189,22 +189,6 @@ export class DataParallel {
     await Promise.all(this.workers.map((worker) => worker.terminate()));
     for (const { reject } of this.pending.values()) reject(new Error('DataParallel was closed.'));
     this.pending.clear();
-  }
-
-  private async resolveLoss(reference: LossReference): Promise<ShardLoss> {
-    const key = `${reference.module}#${reference.export}`;
-    let loss = this.losses.get(key);
-    if (!loss) {
-      const url = reference.module.startsWith('file:') ? reference.module : pathToFileURL(reference.module).href;
-      const module = (await import(/* @vite-ignore */ url)) as Record<string, unknown>;
-      const candidate = module[reference.export];
-      if (typeof candidate !== 'function') {
-        throw new TypeError(`${reference.module} exports no function ${reference.export} (got ${typeof candidate}).`);
-      }
-      loss = candidate as ShardLoss;
-      this.losses.set(key, loss);
-    }
-    return loss;
   }
 
   private request(worker: Worker, request: WorkerRequest): Promise<WorkerReply> {

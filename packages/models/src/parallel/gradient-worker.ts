@@ -4,7 +4,6 @@
  * prompts. Started by DataParallel.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { pathToFileURL } from 'node:url';
 import * as tf from '@tensorflow/tfjs-core';
 import { initTensor, type BackendName } from '@saccade/tensor';
 import type { ModelConfig } from '../model-config';
@@ -12,8 +11,8 @@ import { initialParameterValues } from '../model-parameters';
 import { Tokenizer, type TokenizerJson } from '../tokenizer';
 import { VisionLanguageModel } from '../vision-language-model';
 import { assignFlat, flattenTensors } from './flat-weights';
+import { resolveLoss } from './resolve-loss';
 import { shardGradients } from './shard-gradients';
-import type { LossReference, ShardLoss } from './shard-loss';
 import type { WorkerReply, WorkerRequest } from './worker-messages';
 
 interface WorkerSetup {
@@ -25,24 +24,6 @@ interface WorkerSetup {
 const port = parentPort;
 if (!port) throw new Error('gradient-worker must run in a worker thread (DataParallel starts it).');
 const setup = workerData as WorkerSetup;
-const losses = new Map<string, ShardLoss>();
-
-async function resolveLoss(reference: LossReference): Promise<ShardLoss> {
-  const key = `${reference.module}#${reference.export}`;
-  let loss = losses.get(key);
-  if (!loss) {
-    const url = reference.module.startsWith('file:') ? reference.module : pathToFileURL(reference.module).href;
-    const module = (await import(url)) as Record<string, unknown>;
-    const candidate = module[reference.export];
-    if (typeof candidate !== 'function') {
-      throw new TypeError(`${reference.module} exports no function ${reference.export} (got ${typeof candidate}).`);
-    }
-    loss = candidate as ShardLoss;
-    losses.set(key, loss);
-  }
-  return loss;
-}
-
 await initTensor({ backend: setup.backend });
 const model = new VisionLanguageModel(setup.config, new Tokenizer(setup.tokenizer), initialParameterValues(setup.config, 0));
 
