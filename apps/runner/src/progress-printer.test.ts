@@ -36,6 +36,21 @@ describe('createProgressPrinter', () => {
     expect(output.out).toEqual([]);
   });
 
+  test('a second phase (GRPO) keeps the elapsed time running and measures its own rate', () => {
+    const output = capture();
+    const status: string[] = [];
+    const print = createProgressPrinter(output, { totalSteps: 10, interactive: true, writeStatus: (line) => status.push(line) });
+    print({ type: 'update-end', time, step: 1, metrics: { loss: 2, tokensPerSecond: 1000, seconds: 200 } });
+    print({ type: 'update-end', time, step: 2, metrics: { loss: 1, tokensPerSecond: 1000, seconds: 202 } });
+    // GRPO restarts its clock at 0; its steps take 5 s.
+    print({ type: 'update-end', time, step: 3, metrics: { loss: 0.1, tokensPerSecond: 500, seconds: 5 } });
+    print({ type: 'update-end', time, step: 4, metrics: { loss: 0.1, tokensPerSecond: 500, seconds: 10 } });
+    expect(status.slice(2)).toEqual([
+      'step 3/10  loss 0.1000  500 tokens/s  3m27s elapsed, ETA ?',
+      'step 4/10  loss 0.1000  500 tokens/s  3m32s elapsed, ETA 30s',
+    ]);
+  });
+
   test('formatDuration', () => {
     expect([formatDuration(5), formatDuration(65), formatDuration(3600), formatDuration(Number.NaN)]).toEqual(['5s', '1m05s', '60m00s', '?']);
   });

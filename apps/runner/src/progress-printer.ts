@@ -16,14 +16,23 @@ export function createProgressPrinter(output: Output, settings: ProgressPrinterS
   let lastPrinted = 0;
   // The rate comes from the updates alone: data collection before step 1 would skew the ETA.
   let firstUpdate: { step: number; seconds: number } | undefined;
+  // Each training phase (SFT, then GRPO) counts its seconds from 0: carry the earlier phases'
+  // time in `offset`, and measure the rate afresh in the new phase (its steps cost differently).
+  let offset = 0;
+  let lastSeconds = 0;
   return (event) => {
     if (event.type === 'update-end') {
       const { loss = NaN, tokensPerSecond = NaN, seconds = 0 } = event.metrics;
+      if (seconds < lastSeconds) {
+        offset += lastSeconds;
+        firstUpdate = undefined;
+      }
+      lastSeconds = seconds;
       firstUpdate ??= { step: event.step, seconds };
       const steps = event.step - firstUpdate.step;
       const perStep = steps > 0 ? (seconds - firstUpdate.seconds) / steps : NaN;
       const eta = perStep * (settings.totalSteps - event.step);
-      const line = `step ${event.step}/${settings.totalSteps}  loss ${loss.toFixed(4)}  ${Math.round(tokensPerSecond)} tokens/s  ${formatDuration(seconds)} elapsed, ETA ${formatDuration(eta)}`;
+      const line = `step ${event.step}/${settings.totalSteps}  loss ${loss.toFixed(4)}  ${Math.round(tokensPerSecond)} tokens/s  ${formatDuration(offset + seconds)} elapsed, ETA ${formatDuration(eta)}`;
       if (settings.interactive && settings.writeStatus) settings.writeStatus(line);
       else if (Date.now() - lastPrinted >= interval) {
         lastPrinted = Date.now();
