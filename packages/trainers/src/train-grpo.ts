@@ -17,7 +17,7 @@ import { createHeldOutEvaluator, type TimedEvaluation } from './held-out-evaluat
 import { playEpisodes, type PlayedEpisode } from './play-episodes';
 import type { PolicyView } from './policy-messages';
 import { assertDisjointSeeds, seedRange, type SeedRange } from './seed-range';
-import { saveTrainingCheckpoint } from './training-checkpoint';
+import { endTrainingStep, saveTrainingCheckpoint } from './training-checkpoint';
 
 export interface TrainGrpoSettings {
   envId: string;
@@ -222,18 +222,7 @@ export async function trainGrpo(
           seconds: seconds(),
         },
       });
-      const outOfTime = settings.timeLimitSeconds !== undefined && seconds() >= settings.timeLimitSeconds;
-      if (step % settings.evalEvery === 0 || step === settings.steps || outOfTime) {
-        const result = await evaluate(step);
-        if (settings.targetSuccess !== undefined && result.success >= settings.targetSuccess) break;
-      }
-      if (outOfTime) break;
-      // After the step's evaluation, so that a run resumed from this checkpoint redoes nothing.
-      const request = await settings.betweenSteps?.(step);
-      const periodic = settings.checkpointEvery !== undefined && step % settings.checkpointEvery === 0 && step < settings.steps;
-      if (settings.checkpointFolder && (periodic || request?.checkpoint)) {
-        await saveTrainingCheckpoint(model, optimizer, settings.checkpointFolder, { ...settings.checkpointMetadata, step, phase: 'grpo', complete: false }, onEvent);
-      }
+      if (await endTrainingStep(step, 'grpo', settings, { model, optimizer, seconds, evaluate, onEvent })) break;
     }
     if (settings.checkpointFolder) {
       await saveTrainingCheckpoint(model, optimizer, settings.checkpointFolder, { ...settings.checkpointMetadata, step, phase: 'grpo', complete: true }, onEvent);

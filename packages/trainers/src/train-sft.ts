@@ -18,7 +18,7 @@ import { warmupCosineLearningRate } from './learning-rate-schedule';
 import { createHeldOutEvaluator, type TimedEvaluation } from './held-out-evaluator';
 import { policyMessages, type PolicyView } from './policy-messages';
 import { assertDisjointSeeds, seedRange } from './seed-range';
-import { saveTrainingCheckpoint } from './training-checkpoint';
+import { endTrainingStep, saveTrainingCheckpoint } from './training-checkpoint';
 
 export interface TrainSftSettings {
   envId: string;
@@ -147,18 +147,7 @@ export async function trainSft(
         step,
         metrics: { loss, gradientNorm, learningRate, tokensPerSecond: tokens / stepSeconds, seconds: seconds() },
       });
-      const outOfTime = settings.timeLimitSeconds !== undefined && seconds() >= settings.timeLimitSeconds;
-      if (step % settings.evalEvery === 0 || step === settings.steps || outOfTime) {
-        const result = await evaluate(step);
-        if (settings.targetSuccess !== undefined && result.success >= settings.targetSuccess) break;
-      }
-      if (outOfTime) break;
-      // After the step's evaluation, so that a run resumed from this checkpoint redoes nothing.
-      const request = await settings.betweenSteps?.(step);
-      const periodic = settings.checkpointEvery !== undefined && step % settings.checkpointEvery === 0 && step < settings.steps;
-      if (settings.checkpointFolder && (periodic || request?.checkpoint)) {
-        await saveTrainingCheckpoint(model, optimizer, settings.checkpointFolder, { ...settings.checkpointMetadata, step, phase: 'sft', complete: false }, onEvent);
-      }
+      if (await endTrainingStep(step, 'sft', settings, { model, optimizer, seconds, evaluate, onEvent })) break;
     }
     if (settings.checkpointFolder) {
       await saveTrainingCheckpoint(model, optimizer, settings.checkpointFolder, { ...settings.checkpointMetadata, step, phase: 'sft', complete: true }, onEvent);
