@@ -1,1 +1,4 @@
-export { default } from '../../vitest.shared.js';
+import { mergeConfig } from 'vitest/config';
+import shared from '../../vitest.shared.js';
+
+export default mergeConfig(shared, { test: { globalSetup: ['./test/global-setup.ts'] } });

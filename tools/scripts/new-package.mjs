@@ -1,60 +1,36 @@
 #!/usr/bin/env node
 // Scaffolds a package with the workspace's standard layout:
 //   node tools/scripts/new-package.mjs <folder under the repo> <@saccade/name> "<description>"
+// The files come from the template the nx generators share (tools/plugin/src/package-files.js).
+// For a tool package use the generator, which adds the tool, its tests and its registration:
+//   pnpm nx g @saccade/plugin:tool <name>
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { normalizeFolder, packageFiles } from '../plugin/src/package-files.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const [folder, name, description = ''] = process.argv.slice(2);
-if (!folder || !name?.startsWith('@saccade/')) {
+const [folderArgument, name, description = ''] = process.argv.slice(2);
+if (!folderArgument || !name?.startsWith('@saccade/')) {
   console.error('usage: new-package.mjs <folder> <@saccade/name> "<description>"');
   process.exit(2);
 }
-const dir = join(root, folder);
-if (existsSync(join(dir, 'package.json'))) {
+let folder;
+try {
+  folder = normalizeFolder(folderArgument);
+} catch (error) {
+  console.error(error.message);
+  process.exit(2);
+}
+if (existsSync(join(root, folder, 'package.json'))) {
   console.error(`${folder}/package.json exists already`);
   process.exit(1);
 }
-const up = relative(dir, root) || '.';
-mkdirSync(join(dir, 'src'), { recursive: true });
-const manifest = {
-  name,
-  version: '0.1.0',
-  description,
-  license: 'MIT',
-  type: 'module',
-  sideEffects: false,
-  exports: {
-    '.': { types: './dist/index.d.ts', import: './dist/index.js' },
-    './package.json': './package.json',
-  },
-  main: './dist/index.js',
-  types: './dist/index.d.ts',
-  files: ['dist', 'README.md'],
-  engines: { node: '>=20.19' },
-  scripts: {
-    build: 'tsup',
-    typecheck: 'tsc --noEmit',
-    test: 'vitest run',
-    lint: 'eslint .',
-  },
-  tsup: {
-    entry: ['src/index.ts'],
-    format: ['esm'],
-    dts: true,
-    clean: true,
-    sourcemap: true,
-    target: 'node20',
-  },
-  dependencies: {},
-};
-writeFileSync(join(dir, 'package.json'), JSON.stringify(manifest, null, 2) + '\n');
-writeFileSync(
-  join(dir, 'tsconfig.json'),
-  JSON.stringify({ extends: `${up}/tsconfig.base.json`, include: ['src', 'test'] }, null, 2) + '\n',
-);
-writeFileSync(join(dir, 'vitest.config.ts'), `export { default } from '${up}/vitest.shared.js';\n`);
-writeFileSync(join(dir, 'README.md'), `# ${name}\n\n${description}\n`);
-if (!existsSync(join(dir, 'src', 'index.ts'))) writeFileSync(join(dir, 'src', 'index.ts'), 'export {};\n');
+for (const [path, content] of Object.entries(packageFiles({ folder, name, description }))) {
+  const file = join(root, path);
+  // A package being re-scaffolded around existing sources keeps them.
+  if (path.endsWith('/src/index.ts') && existsSync(file)) continue;
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, content);
+}
 console.log(`created ${folder} (${name})`);

@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { registerBuiltinEnvs } from './builtin-envs';
 import { benchCommand } from './commands/bench-command';
+import { dataCommand } from './commands/data-command';
 import { envsCommand } from './commands/envs-command';
 import { evalCommand } from './commands/eval-command';
 import { plotCommand } from './commands/plot-command';
@@ -27,6 +28,7 @@ export function createProgram(output: Output, setExitCode: (code: number) => voi
   program.addCommand(evalCommand(output, setExitCode));
   program.addCommand(toolsCommand(output, setExitCode));
   program.addCommand(serveCommand(output, setExitCode));
+  program.addCommand(dataCommand(output, setExitCode));
   program.addCommand(benchCommand(output, setExitCode));
   program.addCommand(plotCommand(output, setExitCode));
   program.addCommand(watchCommand(output, setExitCode));

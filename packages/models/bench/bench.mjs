@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { backendInfo, initTensor } from '@saccade/tensor';
+import { backendInfo, initTensor, wasmKernelConfigs } from '@saccade/tensor';
 import * as tf from '@tensorflow/tfjs-core';
 import {
   applyChatTemplate,
@@ -179,6 +179,8 @@ const uncached = await generateOnce(false, 8);
 
 const result = {
   backend: backendInfo()?.name ?? tf.getBackend(),
+  // Which of @saccade/tensor's wasm kernel fixes this build has (to tell builds apart in comparisons).
+  wasmKernels: wasmKernelConfigs.map((kernel) => kernel.kernelName),
   preset,
   parameters: model.parameterCount,
   config,

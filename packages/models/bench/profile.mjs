@@ -1,12 +1,17 @@
 #!/usr/bin/env node
 // Where a training step's time goes, by kernel (imports the built dist). Shares, not absolute
 // times, are what to read on a shared machine. Usage: node bench/profile.mjs [--preset small]
+// [--top 16] (shapes listed) [--repeats 1] (median per kernel over that many profiled steps)
 import { initTensor } from '@saccade/tensor';
 import * as tf from '@tensorflow/tfjs-core';
 import { applyChatTemplate, createAdamOptimizer, imageTokenCount, sftStep, VisionLanguageModel } from '../dist/index.js';
 
-const presetIndex = process.argv.indexOf('--preset');
-const preset = presetIndex >= 0 ? process.argv[presetIndex + 1] : 'small';
+const option = (name, fallback) => {
+  const index = process.argv.indexOf(`--${name}`);
+  return index >= 0 ? process.argv[index + 1] : fallback;
+};
+const preset = option('preset', 'small');
+const topShapes = Number(option('top', '16'));
 await initTensor();
 const model = VisionLanguageModel.create({ preset });
 const size = model.config.imageSize;
@@ -24,10 +29,12 @@ const batch = Array.from({ length: 32 }, () => ({ tokens: sequence.tokens, image
 const optimizer = createAdamOptimizer({ learningRate: 1e-3 });
 sftStep(model, optimizer, batch);
 
-const summarise = (info) => {
+const repeats = Number(option('repeats', '1'));
+
+/** Per-kernel-name and per-shape milliseconds of one profiled run. */
+const tally = (info) => {
   // customGrad scopes ('unnamed scope') contain other kernels: leave them out of the total.
   const kernels = info.kernels.filter((kernel) => kernel.name !== 'unnamed scope');
-  const total = kernels.reduce((sum, kernel) => sum + kernel.kernelTimeMs, 0);
   const byName = {};
   const byShape = {};
   for (const kernel of kernels) {
@@ -35,15 +42,33 @@ const summarise = (info) => {
     const key = `${kernel.name} ${JSON.stringify(kernel.inputShapes)}`;
     byShape[key] = (byShape[key] ?? 0) + kernel.kernelTimeMs;
   }
+  return { kernels: kernels.length, byName, byShape };
+};
+
+/**
+ * With --repeats N, each kernel's time is its median over N profiled runs: on a shared machine a
+ * single run's shares jump by several points when a kernel is preempted.
+ */
+const summarise = (runs) => {
+  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+  const merge = (maps) => {
+    const keys = new Set(maps.flatMap((map) => Object.keys(map)));
+    return Object.fromEntries([...keys].map((key) => [key, median(maps.map((map) => map[key] ?? 0))]));
+  };
+  const byName = merge(runs.map((run) => run.byName));
+  const byShape = merge(runs.map((run) => run.byShape));
+  const total = Object.values(byName).reduce((sum, ms) => sum + ms, 0);
   const top = (map, count) =>
     Object.entries(map)
       .sort((a, b) => b[1] - a[1])
       .slice(0, count)
       .map(([name, ms]) => `${((100 * ms) / total).toFixed(1)}% ${name}`);
-  return { kernels: kernels.length, totalMs: Math.round(total), byName: top(byName, 12), byShape: top(byShape, 16) };
+  return { kernels: runs[0]?.kernels, repeats: runs.length, totalMs: Math.round(total), byName: top(byName, 12), byShape: top(byShape, topShapes) };
 };
 
-const train = summarise(await tf.profile(() => void sftStep(model, optimizer, batch)));
+const trainRuns = [];
+for (let repeat = 0; repeat < repeats; repeat++) trainRuns.push(tally(await tf.profile(() => void sftStep(model, optimizer, batch))));
+const train = summarise(trainRuns);
 const prompts = batch.slice(0, 8).map((item) => ({ tokens: item.tokens.slice(0, item.tokens.indexOf(model.tokenizer.assistantId) + 1), images: item.images }));
-const generation = summarise(await tf.profile(async () => void (await model.generate({ prompts, n: 8, maxTokens: 16, seed: 0 }))));
+const generation = summarise([tally(await tf.profile(async () => void (await model.generate({ prompts, n: 8, maxTokens: 16, seed: 0 }))))]);
 console.log(JSON.stringify({ preset, train, generation }, null, 2));

@@ -1,26 +1,38 @@
 import { registerKernel, unregisterKernel, getKernel, type KernelConfig } from '@tensorflow/tfjs-core';
 import { batchMatMulConfig } from './kernels/batch-mat-mul.js';
+import { addConfig, multiplyConfig, subConfig } from './kernels/binary.js';
 import { conv2DBackpropFilterConfig } from './kernels/conv2d-backprop-filter.js';
 import { conv2DBackpropInputConfig } from './kernels/conv2d-backprop-input.js';
 import { depthwiseConv2dNativeBackpropFilterConfig } from './kernels/depthwise-conv2d-backprop-filter.js';
 import { depthwiseConv2dNativeBackpropInputConfig } from './kernels/depthwise-conv2d-backprop-input.js';
+import { gatherV2Config } from './kernels/gather-v2.js';
 import { identityConfig } from './kernels/identity.js';
 import { maxPoolGradConfig } from './kernels/max-pool-grad.js';
 import { sliceConfig } from './kernels/slice.js';
+import { splitVConfig } from './kernels/split-v.js';
+import { sumConfig } from './kernels/sum.js';
+import { tanhConfig } from './kernels/tanh.js';
 import { tileConfig } from './kernels/tile.js';
 import { unsortedSegmentSumConfig } from './kernels/unsorted-segment-sum.js';
 import { rememberStockKernel, stockKernel } from './kernels/wasm-backend.js';
 
 /** Saccade's replacements and additions to the wasm backend's kernels (see docs/tensor.md). */
 export const wasmKernelConfigs: readonly KernelConfig[] = [
+  addConfig,
   batchMatMulConfig,
   conv2DBackpropFilterConfig,
   conv2DBackpropInputConfig,
   depthwiseConv2dNativeBackpropFilterConfig,
   depthwiseConv2dNativeBackpropInputConfig,
+  gatherV2Config,
   identityConfig,
   maxPoolGradConfig,
+  multiplyConfig,
   sliceConfig,
+  splitVConfig,
+  subConfig,
+  sumConfig,
+  tanhConfig,
   tileConfig,
   unsortedSegmentSumConfig,
 ];

@@ -8,5 +8,20 @@ export { playEpisodes, type PlayEpisodesOptions, type PlayedEpisode, type Played
 export { summarizeEpisodes } from './evaluate-policy';
 export { trainGrpo, policyExamples, policyLossReference, type TrainGrpoResult, type TrainGrpoSettings } from './train-grpo';
 export { policyShardLoss, type PolicyExample, type PolicyLossContext } from './losses/policy-loss';
+export { ppoShardLoss, type PpoExample, type PpoLossContext } from './losses/ppo-loss';
+export {
+  trainPpo,
+  ppoBatch,
+  ppoAdvantages,
+  episodeSequence,
+  ppoLossReference,
+  type AdvantageEstimator,
+  type EpisodeSequence,
+  type PpoAdvantageSettings,
+  type PpoBatchStatistics,
+  type TrainPpoResult,
+  type TrainPpoSettings,
+} from './train-ppo';
+export { runPolicyUpdates, type PolicyUpdateResult, type PolicyUpdateSettings } from './policy-training';
 export { assertDisjointSeeds, seedRange, type SeedRange } from './seed-range';
 export { saveTrainingCheckpoint, type TrainingCheckpointMetadata } from './training-checkpoint';

@@ -1,13 +1,7 @@
 import { createRng } from '@saccade/core';
-import {
-  createAdamOptimizer,
-  DataParallel,
-  setLearningRate,
-  type LossReference,
-  type VisionLanguageModel,
-} from '@saccade/models';
+import { createAdamOptimizer, DataParallel, type LossReference, type VisionLanguageModel } from '@saccade/models';
 import type { RunEvent } from '@saccade/spec';
-import * as tf from '@tensorflow/tfjs-core';
+import type * as tf from '@tensorflow/tfjs-core';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { computeGrpoAdvantages } from './advantages/index';
@@ -15,6 +9,7 @@ import { summarizeEpisodes } from './evaluate-policy';
 import type { PolicyExample, PolicyLossContext } from './losses/policy-loss';
 import { createHeldOutEvaluator, type TimedEvaluation } from './held-out-evaluator';
 import { playEpisodes, type PlayedEpisode } from './play-episodes';
+import { attachReferenceLogProbs, cloneModel, maskedTokens, meanRewardTerms, runPolicyUpdates } from './policy-training';
 import type { PolicyView } from './policy-messages';
 import { assertDisjointSeeds, seedRange, type SeedRange } from './seed-range';
 import { endTrainingStep, saveTrainingCheckpoint } from './training-checkpoint';
@@ -177,38 +172,28 @@ export async function trainGrpo(
       });
 
       const updateStarted = performance.now();
-      const totals: Record<string, number> = {};
-      let updates = 0;
-      let tokens = 0;
-      if (examples.length > 0) {
-        setLearningRate(optimizer, settings.learningRate);
-        const epochs = settings.epochs ?? 1;
-        const miniBatches = Math.min(settings.miniBatches ?? 1, examples.length);
-        for (let epoch = 0; epoch < epochs; epoch++) {
-          const order = stepRng.fork(`epoch-${epoch}`).shuffle(examples.map((_, index) => index));
-          for (let part = 0; part < miniBatches; part++) {
-            const batch = order.filter((_, position) => position % miniBatches === part).map((index) => examples[index]!);
-            const context: PolicyLossContext = {
-              aggregation: settings.aggregation ?? 'token-mean',
-              tokenCount: batch.reduce((sum, example) => sum + maskedTokens(example), 0),
-              sequenceCount: batch.length,
-              clipLow: settings.clipLow ?? 0.2,
-              clipHigh: settings.clipHigh ?? 0.28,
-              klCoefficient,
-              entropyCoefficient: settings.entropyCoefficient ?? 0,
-            };
-            const result = await parallel.step(optimizer, loss, batch, context, { maxGradientNorm: settings.maxGradientNorm ?? 1 });
-            totals['loss'] = (totals['loss'] ?? 0) + result.loss;
-            totals['gradientNorm'] = (totals['gradientNorm'] ?? 0) + result.gradientNorm;
-            for (const [name, value] of Object.entries(result.metrics)) totals[name] = (totals[name] ?? 0) + value;
-            tokens += batch.reduce((sum, example) => sum + example.tokens.length, 0);
-            updates++;
-          }
-        }
-      }
+      const { metrics, tokens } = await runPolicyUpdates({
+        parallel,
+        optimizer,
+        loss,
+        examples,
+        learningRate: settings.learningRate,
+        epochs: settings.epochs ?? 1,
+        miniBatches: settings.miniBatches ?? 1,
+        maxGradientNorm: settings.maxGradientNorm ?? 1,
+        rng: stepRng,
+        context: (batch): PolicyLossContext => ({
+          aggregation: settings.aggregation ?? 'token-mean',
+          tokenCount: batch.reduce((sum, example) => sum + maskedTokens(example), 0),
+          sequenceCount: batch.length,
+          clipLow: settings.clipLow ?? 0.2,
+          clipHigh: settings.clipHigh ?? 0.28,
+          klCoefficient,
+          entropyCoefficient: settings.entropyCoefficient ?? 0,
+        }),
+      });
       step++;
       const updateSeconds = (performance.now() - updateStarted) / 1000;
-      const metrics: Record<string, number> = Object.fromEntries(Object.entries(totals).map(([name, value]) => [name, value / Math.max(updates, 1)]));
       onEvent({
         type: 'update-end',
         time: now(),
@@ -271,37 +256,4 @@ export function policyExamples(
     }
   });
   return examples;
-}
-
-function maskedTokens(example: PolicyExample): number {
-  let count = 0;
-  for (let column = 1; column < example.lossMask.length; column++) count += example.lossMask[column] ?? 0;
-  return count;
-}
-
-function meanRewardTerms(episodes: readonly PlayedEpisode[]): Record<string, number> {
-  const sums: Record<string, number> = {};
-  for (const episode of episodes) for (const [term, value] of Object.entries(episode.rewardTerms)) sums[term] = (sums[term] ?? 0) + value;
-  return Object.fromEntries(Object.entries(sums).map(([term, value]) => [`reward/${term}`, value / Math.max(episodes.length, 1)]));
-}
-
-function cloneModel(model: VisionLanguageModel): VisionLanguageModel {
-  const Model = model.constructor as new (...args: ConstructorParameters<typeof VisionLanguageModel>) => VisionLanguageModel;
-  return new Model(model.config, model.tokenizer, model.getWeights());
-}
-
-/** Log-probs of the frozen reference policy on every example (for the KL term), 32 rows at a time. */
-function attachReferenceLogProbs(reference: VisionLanguageModel, examples: PolicyExample[]): void {
-  for (let start = 0; start < examples.length; start += 32) {
-    const chunk = examples.slice(start, start + 32);
-    const inputs = reference.prepare(chunk, 'right');
-    try {
-      const values = tf.tidy(() => reference.logProbsAndValues(inputs, { entropies: false }).logProbs.dataSync());
-      chunk.forEach((example, row) => {
-        example.referenceLogProbs = Array.from(values.subarray(row * inputs.length, row * inputs.length + example.tokens.length));
-      });
-    } finally {
-      inputs.dispose();
-    }
-  }
 }

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 /** What a trainer writes in a checkpoint's metadata; `--resume` reads it back. */
 export interface TrainingCheckpointMetadata extends Record<string, unknown> {
   step: number;
-  phase: 'sft' | 'grpo';
+  phase: 'sft' | 'grpo' | 'ppo';
   /** True on the checkpoint a phase ends with (its steps done, its time up or its target reached). */
   complete: boolean;
 }

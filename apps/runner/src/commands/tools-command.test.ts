@@ -1,8 +1,10 @@
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { renderSvg } from '@saccade/image';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { findToolPackages } from '../builtin-tools';
 import { runCli } from '../create-program';
 import { EXIT_SUCCESS, EXIT_USAGE } from '../exit-codes';
 import type { Output } from '../output';
@@ -73,5 +75,40 @@ describe('saccade tools', () => {
     const { exitCode } = await runCli(['tools', 'run', 'image_zoom_in_tool', '--input', '{"bbox_2d": "all"}', '--image', image], output);
     expect(exitCode).toBe(EXIT_USAGE);
     expect(JSON.parse(output.out.join('\n'))).toMatchObject({ ok: false, kind: 'invalid-arguments' });
+  });
+});
+
+describe('tool packages are found through their package.json', () => {
+  const writeJson = (path: string, value: unknown) => {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, JSON.stringify(value));
+  };
+
+  test('the runner offers the tools of its dependencies that declare "saccade": {"tools"}', () => {
+    const manifest = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'package.json');
+    expect(findToolPackages(manifest).map(({ name, tools, close }) => ({ name, tools, close }))).toEqual([
+      { name: '@saccade/tool-calculator', tools: ['calculatorTool'], close: undefined },
+      { name: '@saccade/tool-detect', tools: ['detectTool'], close: undefined },
+      { name: '@saccade/tool-geometry', tools: ['geometryTool'], close: undefined },
+      { name: '@saccade/tool-ocr', tools: ['ocrTool'], close: 'closeOcrEngines' },
+      { name: '@saccade/tool-zoom', tools: ['zoomTool', 'pointCropTool', 'rotateTool'], close: undefined },
+    ]);
+  });
+
+  test('packages without the field and dependencies that did not install are skipped; a malformed field names the package', () => {
+    const project = join(scratch, 'project');
+    writeJson(join(project, 'package.json'), { dependencies: { 'my-tool': '1.0.0', plain: '1.0.0', 'not-installed': '1.0.0' }, optionalDependencies: { '@lab/gauge-tool': '1.0.0' } });
+    writeJson(join(project, 'node_modules', 'my-tool', 'package.json'), { name: 'my-tool', saccade: { tools: ['myTool'] } });
+    writeJson(join(project, 'node_modules', 'plain', 'package.json'), { name: 'plain', saccade: { envs: ['x'] } });
+    writeJson(join(project, 'node_modules', '@lab', 'gauge-tool', 'package.json'), { name: '@lab/gauge-tool', saccade: { tools: ['gaugeTool', 'needleTool'], close: 'closeGauges' } });
+    expect(findToolPackages(join(project, 'package.json'))).toEqual([
+      { name: '@lab/gauge-tool', directory: join(project, 'node_modules', '@lab', 'gauge-tool'), tools: ['gaugeTool', 'needleTool'], close: 'closeGauges' },
+      { name: 'my-tool', directory: join(project, 'node_modules', 'my-tool'), tools: ['myTool'] },
+    ]);
+
+    writeJson(join(project, 'node_modules', 'my-tool', 'package.json'), { name: 'my-tool', saccade: { tools: 'myTool' } });
+    expect(() => findToolPackages(join(project, 'package.json'))).toThrow(
+      'expected the package.json of my-tool to have "saccade": {"tools": ["<export>", …], "close"?: "<export>"}, it has {"tools":"myTool"} (saccade.tools: Invalid input: expected array, received string)',
+    );
   });
 });

@@ -154,6 +154,30 @@ describe('createOpenAICompatibleAgent', () => {
     expect(chat.requests).toHaveLength(3);
   });
 
+  it('reads the API key from the variable named by apiKeyEnv, and says so when the server refuses', async () => {
+    const chat = await serve((request, response) =>
+      request.headers.authorization === 'Bearer sk-from-env' ? sendJson(response, completion(['ok'])) : sendJson(response, { error: 'invalid api key' }, 401),
+    );
+    const variable = 'SACCADE_TEST_API_KEY';
+    process.env[variable] = 'sk-from-env';
+    try {
+      const agent = createOpenAICompatibleAgent({ baseURL: chat.baseURL, model: 'm', apiKeyEnv: variable });
+      expect((await agent.act({ messages: hello })).outputs[0]?.text).toBe('ok');
+      process.env[variable] = 'sk-revoked';
+      const refused = await createOpenAICompatibleAgent({ baseURL: chat.baseURL, model: 'm', apiKeyEnv: variable }).act({ messages: hello }).catch((caught: unknown) => caught);
+      expect(refused).toMatchObject({ status: 401, attempts: 1 });
+      expect((refused as Error).message).toContain(`The server refused the API key read from $${variable}.`);
+      delete process.env[variable];
+      const agentWithout = createOpenAICompatibleAgent({ baseURL: chat.baseURL, model: 'm', apiKeyEnv: variable });
+      const missing = await agentWithout.act({ messages: hello }).catch((caught: unknown) => caught);
+      expect(AgentRequestError.isInstance(missing)).toBe(true);
+      expect((missing as Error).message).toContain(`No API key was sent: set apiKey, or the environment variable ${variable} (apiKeyEnv).`);
+      expect(chat.requests.at(-1)?.headers.authorization).toBeUndefined();
+    } finally {
+      delete process.env[variable];
+    }
+  });
+
   it('does not retry a 400', async () => {
     const chat = await serve((_request, response) => sendJson(response, { error: 'bad model' }, 400));
     const error = await agentFor(chat).act({ messages: hello }).catch((caught: unknown) => caught);

@@ -9,6 +9,7 @@ import {
 } from '@saccade/spec';
 import { z } from 'zod';
 import { createLimiter, type Limiter } from '../create-limiter';
+import { AgentRequestError } from '../errors/agent-request-error';
 import { AgentResponseError } from '../errors/agent-response-error';
 import { applyHistoryWindow } from '../prompt/apply-history-window';
 import { CHAT_COMPLETION_SHAPE, chatCompletionSchema, type ChatCompletion, type ChatCompletionChoice } from './chat-completion-schema';
@@ -139,6 +140,23 @@ function toUsage(completions: readonly ChatCompletion[]): AgentUsage | undefined
   return usage;
 }
 
+/** A 401/403 says what key was (or was not) sent and where the agent reads it from. */
+function withKeyHint(error: unknown, sentKey: boolean, keyVariable: string | undefined): unknown {
+  if (!AgentRequestError.isInstance(error) || (error.status !== 401 && error.status !== 403)) return error;
+  const hint = sentKey
+    ? `The server refused the API key${keyVariable === undefined ? ' given as apiKey' : ` read from $${keyVariable}`}.`
+    : `No API key was sent: set apiKey, or the environment variable ${keyVariable ?? 'named by apiKeyEnv'} (apiKeyEnv).`;
+  return new AgentRequestError({
+    url: error.url,
+    status: error.status,
+    attempts: error.attempts,
+    failure: error.failure,
+    bodyExcerpt: error.bodyExcerpt,
+    message: `${error.message} ${hint}`,
+    cause: error.cause,
+  });
+}
+
 /** Rejects with the signal's reason as soon as it aborts (also while a task waits for a limiter slot). */
 function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (signal === undefined) return promise;
@@ -187,18 +205,24 @@ export function createOpenAICompatibleAgent(settings: OpenAICompatibleAgentSetti
   const limiter = typeof concurrency === 'number' ? createLimiter(concurrency) : concurrency;
   const encoder = new ImageUrlEncoder(maxImagePixels);
 
+  const sendsKey = 'authorization' in headers || Object.keys(settings.headers ?? {}).some((name) => name.toLowerCase() === 'authorization');
   const request = async (body: Record<string, unknown>, signal: AbortSignal | undefined): Promise<ChatCompletion> => {
-    const { text } = await postJsonWithRetry({
-      url,
-      headers,
-      body: JSON.stringify(body),
-      signal,
-      maxRetries,
-      timeoutMs,
-      retryDelayMs,
-      maxRetryDelayMs,
-      onRetry: settings.onRetry,
-    });
+    let text: string;
+    try {
+      ({ text } = await postJsonWithRetry({
+        url,
+        headers,
+        body: JSON.stringify(body),
+        signal,
+        maxRetries,
+        timeoutMs,
+        retryDelayMs,
+        maxRetryDelayMs,
+        onRetry: settings.onRetry,
+      }));
+    } catch (error) {
+      throw withKeyHint(error, sendsKey, settings.apiKey === undefined ? apiKeyEnv : undefined);
+    }
     let json: unknown;
     try {
       json = JSON.parse(text);

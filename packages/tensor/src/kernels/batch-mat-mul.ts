@@ -15,6 +15,7 @@ import {
   tensorAddress,
   type WasmBackend,
 } from './wasm-backend.js';
+import { runSimdBatchMatMul } from './simd-kernels.js';
 
 type WasmBatchMatMul = (...args: unknown[]) => void;
 const wrapped = new WeakMap<object, WasmBatchMatMul>();
@@ -46,7 +47,8 @@ function transposeLastTwo(backend: WasmBackend, x: TensorInfo, batch: number, ro
  * XNNPACK's fast path: the stock kernel takes it only for one plain 2-D product and otherwise runs
  * a scalar loop about 10× slower. Transposed operands are made contiguous with the wasm Transpose
  * kernel; a right-hand side shared by the batch folds the batch into rows (one call); a true batch
- * runs one XNNPACK call per item on zero-copy views into the operands and the output.
+ * (attention) and Aᵀ·B (weight gradients) run Saccade's SIMD kernel in place on the heap; without
+ * it a true batch runs one XNNPACK call per item on zero-copy views into the operands and output.
  */
 export function fastBatchMatMul(
   backend: WasmBackend,
@@ -71,9 +73,35 @@ export function fastBatchMatMul(
   const outerShape = broadcast_util.assertAndGetBroadcastShape(aDims.slice(0, -2), bDims.slice(0, -2));
   if (sizeOf(outerShape) !== Math.max(batchA, batchB)) return undefined;
 
+  const batch = Math.max(batchA, batchB);
+  const outShape = [...outerShape, m, n];
+
+  if (batchB > 1 || (batch === 1 && transposeA && !transposeB)) {
+    // Saccade's SIMD kernel, in place on the heap, transposes included, for a true batch of small
+    // products (attention: ~2× XNNPACK called per item, which pays a call, operator setup and
+    // weight packing per item) and for Aᵀ·B (weight gradients: no transpose of A and no packing
+    // of B, ~1.4× XNNPACK). XNNPACK stays faster on plain and B-transposed 2-D products
+    // (docs/tensor.md).
+    const out = backend.makeOutput([batch, m, n], 'float32');
+    const ran = runSimdBatchMatMul(backend, {
+      a: tensorAddress(backend, a).offset,
+      b: tensorAddress(backend, b).offset,
+      c: tensorAddress(backend, out).offset,
+      batch,
+      m,
+      k,
+      n,
+      aBatchStride: batchA === 1 ? 0 : m * k,
+      bBatchStride: k * n,
+      transposeA,
+      transposeB,
+    });
+    if (ran) return { dataId: out.dataId, shape: outShape, dtype: 'float32' };
+    backend.disposeData(out.dataId);
+  }
+
   const aReady = transposeA ? transposeLastTwo(backend, a, batchA, k, m) : a;
   const bReady = transposeB ? transposeLastTwo(backend, b, batchB, n, k) : b;
-  const batch = Math.max(batchA, batchB);
   const out = backend.makeOutput([batch, m, n], 'float32');
   const call = wasmBatchMatMul(backend);
   const aAddress = tensorAddress(backend, aReady);
@@ -98,7 +126,7 @@ export function fastBatchMatMul(
   }
   if (aReady !== a) backend.disposeData(aReady.dataId);
   if (bReady !== b) backend.disposeData(bReady.dataId);
-  return { dataId: out.dataId, shape: [...outerShape, m, n], dtype: 'float32' };
+  return { dataId: out.dataId, shape: outShape, dtype: 'float32' };
 }
 
 function batchMatMul(args: { inputs: { a: TensorInfo; b: TensorInfo }; backend: unknown; attrs: BatchMatMulAttrs }): TensorInfo {

@@ -6,7 +6,7 @@ import { asWasmBackend, heapValues, runStockKernel, sizeOf } from './wasm-backen
  * out of the heap (readSync) and, above rank 4, gathers element by element: slicing q, k, v out
  * of a [batch, sequence, 3, heads, headWidth] projection took seconds per training step.
  */
-function slice(args: { inputs: { x: TensorInfo }; backend: unknown; attrs: SliceAttrs }): TensorInfo {
+export function slice(args: { inputs: { x: TensorInfo }; backend: unknown; attrs: SliceAttrs }): TensorInfo {
   const backend = asWasmBackend(args.backend);
   const { x } = args.inputs;
   if (x.dtype === 'string') return runStockKernel(Slice, backend, { x }, args.attrs as never);

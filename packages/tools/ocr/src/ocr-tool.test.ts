@@ -2,10 +2,12 @@ import { MockAgent } from '@saccade/agents';
 import { checkTool, ToolUseWrapper } from '@saccade/core';
 import { VisionQAEnv } from '@saccade/env-vqa';
 import type { ImageData } from '@saccade/spec';
+import { decodeImage } from '@saccade/image';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lastObservation, runEpisode } from '../test/run-episode';
 import { textImage } from '../test/text-image';
-import { readingOrder } from './ocr-engine';
+import { createOcrEngine, defaultOcrModelPaths, readingOrder } from './ocr-engine';
+import { createPaddleDetector, createPaddleRecognizer, toHalfWidth } from './paddle-ocr';
 import { closeOcrEngines, createOcrTool, ocrTool } from './ocr-tool';
 
 let receipt: ImageData;
@@ -88,5 +90,33 @@ describe('ocr (PP-OCRv4 on onnxruntime-node)', () => {
       expect(steps[0]!.info.valid).toBe(true);
       expect(steps.at(-1)).toMatchObject({ reward: 1, terminated: true, info: { prediction: code, toolCallCount: 1 } });
     }
+  });
+});
+
+describe('recogniser settings', () => {
+  it('reads each line at its own width as PaddleOCR reads padded batches of six', async () => {
+    const paths = defaultOcrModelPaths();
+    const detector = await createPaddleDetector({ modelPath: paths.detectionPath });
+    const image = await textImage(
+      [
+        { text: 'Q1', x: 10, y: 30, size: 12 },
+        { text: 'Total: 42.50 USD', x: 80, y: 30 },
+        { text: 'Revenue grew 12.5% in Q3', x: 10, y: 70, size: 16, color: '#333333' },
+        { text: 'Sign in', x: 300, y: 70, size: 14 },
+      ],
+      420,
+      90,
+    );
+    const pixels = await decodeImage(image, { channels: 3 });
+    const ours = createOcrEngine({ detector, recognizer: await createPaddleRecognizer({ modelPath: paths.recognitionPath, dictionaryPath: paths.dictionaryPath }) });
+    const paddle = createOcrEngine({ detector, recognizer: await createPaddleRecognizer({ modelPath: paths.recognitionPath, dictionaryPath: paths.dictionaryPath, batchSize: 6, minWidth: 320 }) });
+    const texts = (lines: Array<{ text: string }>) => lines.map((line) => line.text);
+    expect(texts(await ours.read(pixels))).toEqual(['Q1', 'Total: 42.50 USD', 'Revenue grew 12.5% in Q3', 'Sign in']);
+    expect(texts(await paddle.read(pixels))).toEqual(texts(await ours.read(pixels)));
+    await Promise.all([ours.recognizer.close?.(), paddle.recognizer.close?.(), detector.close?.()]);
+  });
+
+  it('reads full-width forms as ASCII', () => {
+    expect(['（', '）', '％', '：', '，', '＄', '　', 'A', '中', '。'].map(toHalfWidth)).toEqual(['(', ')', '%', ':', ',', '$', ' ', 'A', '中', '。']);
   });
 });

@@ -40,48 +40,10 @@ export function policyShardLoss(model: VisionLanguageModel, examples: readonly P
   examples.forEach(validateExample(context));
   const inputs = model.prepare(examples, 'right');
   try {
-    const { batch, length } = inputs;
-    const weights = new Float32Array(batch * length);
-    const advantages = new Float32Array(batch * length);
-    const oldLogProbs = new Float32Array(batch * length);
-    const referenceLogProbs = new Float32Array(batch * length);
-    const useReference = context.klCoefficient > 0;
-    examples.forEach((example, row) => {
-      let rowTokens = 0;
-      for (let column = 1; column < example.tokens.length; column++) rowTokens += example.lossMask[column] ?? 0;
-      const scale = context.aggregation === 'token-mean' ? 1 / Math.max(context.tokenCount, 1) : 1 / (Math.max(rowTokens, 1) * Math.max(context.sequenceCount, 1));
-      // Column 0 has no prediction (see logProbsAndValues), so it never carries a loss.
-      for (let column = 1; column < example.tokens.length; column++) {
-        const index = row * length + column;
-        weights[index] = (example.lossMask[column] ?? 0) * scale;
-        advantages[index] = example.advantages[column] ?? 0;
-        oldLogProbs[index] = example.oldLogProbs[column] ?? 0;
-        if (useReference) referenceLogProbs[index] = example.referenceLogProbs?.[column] ?? 0;
-      }
-    });
+    const arrays = policyLossArrays(examples, context, inputs.batch, inputs.length);
     return tf.tidy(() => {
-      const shape: [number, number] = [batch, length];
-      const weight = tf.tensor2d(weights, shape);
-      const advantage = tf.tensor2d(advantages, shape);
       const { logProbs, entropies } = model.logProbsAndValues(inputs);
-      const logRatio = tf.sub(logProbs, tf.tensor2d(oldLogProbs, shape));
-      const ratio = tf.exp(logRatio);
-      const unclipped = tf.mul(ratio, advantage);
-      const clipped = tf.mul(tf.clipByValue(ratio, 1 - context.clipLow, 1 + context.clipHigh), advantage);
-      let perToken = tf.neg(tf.minimum(unclipped, clipped));
-      const metrics: Record<string, tf.Scalar> = {
-        clipFraction: tf.sum(tf.mul(weight, tf.cast(tf.less(clipped, unclipped), 'float32'))),
-        entropy: tf.sum(tf.mul(weight, entropies)),
-        approxKl: tf.sum(tf.mul(weight, tf.mul(tf.square(logRatio), 0.5))),
-      };
-      if (useReference) {
-        // k3 = exp(ref − logp) − (ref − logp) − 1: unbiased, non-negative (Schulman's estimator, verl's low_var_kl).
-        const difference = tf.sub(tf.tensor2d(referenceLogProbs, shape), logProbs);
-        const kl = tf.sub(tf.sub(tf.exp(difference), difference), 1);
-        metrics['kl'] = tf.sum(tf.mul(weight, kl));
-        perToken = tf.add(perToken, tf.mul(kl, context.klCoefficient));
-      }
-      if (context.entropyCoefficient !== 0) perToken = tf.sub(perToken, tf.mul(entropies, context.entropyCoefficient));
+      const { perToken, weight, metrics } = policyLossTerms(logProbs, entropies, arrays, context);
       const loss = tf.sum(tf.mul(weight, perToken)) as tf.Scalar;
       for (const name of Object.keys(metrics)) metrics[name] = tf.keep(metrics[name]!);
       return { loss, metrics };
@@ -91,7 +53,75 @@ export function policyShardLoss(model: VisionLanguageModel, examples: readonly P
   }
 }
 
-function validateExample(context: PolicyLossContext): (example: PolicyExample, row: number) => void {
+/** The per-token inputs of the policy loss as [batch, length] rows (row-major), with its aggregation weights. */
+export interface PolicyLossArrays {
+  batch: number;
+  length: number;
+  /** Each token's share of the aggregated loss (0 off the mask and at column 0). */
+  weights: Float32Array;
+  advantages: Float32Array;
+  oldLogProbs: Float32Array;
+  referenceLogProbs: Float32Array;
+}
+
+/** Lays a shard's examples out as the policy loss reads them (see {@link policyLossTerms}). */
+export function policyLossArrays(examples: readonly PolicyExample[], context: PolicyLossContext, batch: number, length: number): PolicyLossArrays {
+  const weights = new Float32Array(batch * length);
+  const advantages = new Float32Array(batch * length);
+  const oldLogProbs = new Float32Array(batch * length);
+  const referenceLogProbs = new Float32Array(batch * length);
+  const useReference = context.klCoefficient > 0;
+  examples.forEach((example, row) => {
+    let rowTokens = 0;
+    for (let column = 1; column < example.tokens.length; column++) rowTokens += example.lossMask[column] ?? 0;
+    const scale = context.aggregation === 'token-mean' ? 1 / Math.max(context.tokenCount, 1) : 1 / (Math.max(rowTokens, 1) * Math.max(context.sequenceCount, 1));
+    // Column 0 has no prediction (see logProbsAndValues), so it never carries a loss.
+    for (let column = 1; column < example.tokens.length; column++) {
+      const index = row * length + column;
+      weights[index] = (example.lossMask[column] ?? 0) * scale;
+      advantages[index] = example.advantages[column] ?? 0;
+      oldLogProbs[index] = example.oldLogProbs[column] ?? 0;
+      if (useReference) referenceLogProbs[index] = example.referenceLogProbs?.[column] ?? 0;
+    }
+  });
+  return { batch, length, weights, advantages, oldLogProbs, referenceLogProbs };
+}
+
+/**
+ * The clipped policy loss per token (before aggregation), the aggregation weights, and the
+ * metrics (already aggregated). Call inside tf.tidy; the caller sums weight·perToken.
+ */
+export function policyLossTerms(
+  logProbs: tf.Tensor2D,
+  entropies: tf.Tensor2D,
+  arrays: PolicyLossArrays,
+  context: PolicyLossContext,
+): { perToken: tf.Tensor2D; weight: tf.Tensor2D; metrics: Record<string, tf.Scalar> } {
+  const shape: [number, number] = [arrays.batch, arrays.length];
+  const weight = tf.tensor2d(arrays.weights, shape);
+  const advantage = tf.tensor2d(arrays.advantages, shape);
+  const logRatio = tf.sub(logProbs, tf.tensor2d(arrays.oldLogProbs, shape));
+  const ratio = tf.exp(logRatio);
+  const unclipped = tf.mul(ratio, advantage);
+  const clipped = tf.mul(tf.clipByValue(ratio, 1 - context.clipLow, 1 + context.clipHigh), advantage);
+  let perToken = tf.neg(tf.minimum(unclipped, clipped));
+  const metrics: Record<string, tf.Scalar> = {
+    clipFraction: tf.sum(tf.mul(weight, tf.cast(tf.less(clipped, unclipped), 'float32'))),
+    entropy: tf.sum(tf.mul(weight, entropies)),
+    approxKl: tf.sum(tf.mul(weight, tf.mul(tf.square(logRatio), 0.5))),
+  };
+  if (context.klCoefficient > 0) {
+    // k3 = exp(ref − logp) − (ref − logp) − 1: unbiased, non-negative (Schulman's estimator, verl's low_var_kl).
+    const difference = tf.sub(tf.tensor2d(arrays.referenceLogProbs, shape), logProbs);
+    const kl = tf.sub(tf.sub(tf.exp(difference), difference), 1);
+    metrics['kl'] = tf.sum(tf.mul(weight, kl));
+    perToken = tf.add(perToken, tf.mul(kl, context.klCoefficient));
+  }
+  if (context.entropyCoefficient !== 0) perToken = tf.sub(perToken, tf.mul(entropies, context.entropyCoefficient));
+  return { perToken: perToken as tf.Tensor2D, weight, metrics };
+}
+
+export function validateExample(context: PolicyLossContext): (example: PolicyExample, row: number) => void {
   return (example, row) => {
     for (const [name, values] of [['lossMask', example.lossMask], ['advantages', example.advantages], ['oldLogProbs', example.oldLogProbs]] as const) {
       if (values.length !== example.tokens.length) {

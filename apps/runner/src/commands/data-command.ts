@@ -1,0 +1,126 @@
+import { extname } from 'node:path';
+import { convertDataset, DatasetFormatError, exportVerlParquet, findDatasetAdapter, listDatasetAdapters, type ConvertSummary, type ExportSummary } from '@saccade/data';
+import { TaskFileError } from '@saccade/env-vqa';
+import { InvalidArgumentError } from '@saccade/spec';
+import { Command } from 'commander';
+import { EXIT_SUCCESS, EXIT_USAGE } from '../exit-codes';
+import { dataGenerateCommand } from './data-generate-command';
+import type { Output } from '../output';
+
+interface ConvertFlags {
+  input: string;
+  output: string;
+  images?: string;
+  split?: string;
+  datasetName?: string;
+  taskFamily?: string;
+  skipInvalid?: boolean;
+  json?: boolean;
+}
+
+interface ExportFlags {
+  input: string;
+  output: string;
+  format: string;
+  split: string;
+  systemPrompt: boolean;
+  skipInvalid?: boolean;
+  json?: boolean;
+}
+
+/** Problems printed one a line under --skip-invalid; past this many, only counted. */
+const SHOWN_PROBLEMS = 20;
+
+/** `saccade data list|convert|export`: public datasets' own layouts → Saccade task files → verl Parquet. */
+export function dataCommand(output: Output, setExitCode: (code: number) => void): Command {
+  const command = new Command('data').description('convert public datasets to Saccade task files, export them for verl, and generate SFT data (best-of-n, MCTS)');
+  const usage = (message: string): void => {
+    output.error(message);
+    setExitCode(EXIT_USAGE);
+  };
+  /** Prints skipped records as they come (the first few), so nothing is dropped silently. */
+  const reporter = () => {
+    let count = 0;
+    return {
+      report: (error: DatasetFormatError | TaskFileError): void => {
+        count++;
+        if (count <= SHOWN_PROBLEMS) output.error(`skipped: ${error.message}`);
+        else if (count === SHOWN_PROBLEMS + 1) output.error('skipped: … (more problems are counted, not printed)');
+      },
+    };
+  };
+
+  command
+    .command('list')
+    .description('list the datasets convert reads, with the layout each expects')
+    .option('--json', 'print JSON')
+    .action((flags: { json?: boolean }) => {
+      const adapters = listDatasetAdapters();
+      if (flags.json) output.log(JSON.stringify(adapters.map(({ name, aliases, taskFamily, input, images }) => ({ name, aliases, taskFamily, input, images }))));
+      else for (const adapter of adapters) output.log(`${adapter.name.padEnd(15)} ${adapter.taskFamily.padEnd(14)} ${adapter.input.replaceAll('`', '')}`);
+      setExitCode(EXIT_SUCCESS);
+    });
+
+  command
+    .command('convert')
+    .description("convert a dataset from its published layout to a Saccade task file (JSONL, see docs/data.md)")
+    .argument('<dataset>', 'the dataset: chartqa, plotqa, figureqa, geometry3k, geoqa, unigeo, mapqa, docvqa, infographicvqa, scienceqa, ai2d, vizwiz, clevr, clevr-math, a-okvqa, tabmwp, iconqa, mathvista, vstar, blink, sat, screenspot, vlmgym, llava (see saccade data list)')
+    .requiredOption('--input <path>', "the dataset's annotation file or folder, as published")
+    .requiredOption('--output <file>', 'the task file to write (.jsonl); image paths in it are relative to its folder')
+    .option('--images <folder>', "the images folder (default: where the published layout puts it; datasets with embedded images write them here)")
+    .option('--split <name>', 'keep one split where a file or folder holds several (ScienceQA, AI2D, BLINK)')
+    .option('--dataset-name <name>', 'the dataset name written into each task (vlmgym, LLaVA)')
+    .option('--task-family <name>', 'the task family written into each task (vlmgym, LLaVA)')
+    .option('--skip-invalid', 'skip records that cannot be converted (each is reported) instead of stopping at the first')
+    .option('--json', 'print the summary as JSON')
+    .action(async (dataset: string, flags: ConvertFlags) => {
+      if (findDatasetAdapter(dataset) === undefined) return usage(`unknown dataset "${dataset}"; expected one of: ${listDatasetAdapters().map((adapter) => adapter.name).join(', ')}`);
+      if (extname(flags.output) !== '.jsonl') return usage(`--output: expected a .jsonl task file, received ${flags.output} (export it to Parquet with saccade data export)`);
+      const { report } = reporter();
+      let summary: ConvertSummary;
+      try {
+        summary = await convertDataset({ dataset, input: flags.input, output: flags.output, images: flags.images, split: flags.split, datasetName: flags.datasetName, taskFamily: flags.taskFamily, skipInvalid: flags.skipInvalid, onInvalid: report });
+      } catch (error) {
+        if (DatasetFormatError.isInstance(error)) return usage(`${error.message}\nnothing was written; fix the input, or pass --skip-invalid to skip such records`);
+        if (InvalidArgumentError.isInstance(error)) return usage(error.message);
+        throw error;
+      }
+      if (flags.json) output.log(JSON.stringify(summary));
+      else {
+        const leftOut = summary.leftOut > 0 ? `, left out ${summary.leftOut} (${Object.entries(summary.leftOutReasons).map(([reason, count]) => `${count} of ${reason}`).join(', ')})` : '';
+        output.log(`${summary.dataset}: read ${summary.read} records, wrote ${summary.written} tasks to ${summary.output}, skipped ${summary.skipped}${leftOut}`);
+      }
+      if (summary.written === 0) return usage(`no task was written from ${summary.input}${summary.skipped > 0 ? ` (all ${summary.skipped} records were invalid)` : ''}`);
+      setExitCode(EXIT_SUCCESS);
+    });
+
+  command
+    .command('export')
+    .description("export a task file to a trainer's format: verl's RL Parquet (prompt, images, reward_model, extra_info)")
+    .requiredOption('--input <file>', 'a Saccade task file (.jsonl)')
+    .requiredOption('--output <file>', 'the Parquet file to write')
+    .option('--format <format>', 'the layout: verl', 'verl')
+    .option('--split <name>', 'the split written in extra_info', 'train')
+    .option('--no-system-prompt', 'leave out the system message (the prompt is then one user message)')
+    .option('--skip-invalid', 'skip invalid tasks and tasks whose images are missing (each is reported) instead of stopping')
+    .option('--json', 'print the summary as JSON')
+    .action(async (flags: ExportFlags) => {
+      if (flags.format !== 'verl') return usage(`--format: expected verl, received ${flags.format}`);
+      const { report } = reporter();
+      let summary: ExportSummary;
+      try {
+        summary = await exportVerlParquet({ input: flags.input, output: flags.output, split: flags.split, systemPrompt: flags.systemPrompt, skipInvalid: flags.skipInvalid, onInvalid: report });
+      } catch (error) {
+        if (TaskFileError.isInstance(error)) return usage(`${error.message}\nnothing was written; fix the task file, or pass --skip-invalid`);
+        throw error;
+      }
+      if (flags.json) output.log(JSON.stringify(summary));
+      else output.log(`verl: read ${summary.read} tasks, wrote ${summary.written} rows to ${summary.output}, skipped ${summary.skipped}`);
+      if (summary.written === 0) return usage(`no row was written from ${summary.input}`);
+      setExitCode(EXIT_SUCCESS);
+    });
+
+  command.addCommand(dataGenerateCommand(output, setExitCode));
+
+  return command;
+}

@@ -1,0 +1,453 @@
+// Batched float32 matrix products with wasm SIMD (f32x4), compiled by AssemblyScript's `asc` at
+// the package's build (scripts/build-wasm.mjs). The module imports the tfjs wasm backend's
+// memory and has no data segment, no globals that touch memory and no start function: it only
+// reads and writes the byte offsets it is given (tensors on the backend's heap).
+//
+// C[item] = op(A[item]) · op(B[item]), row-major, C contiguous [batch, m, n].
+// op(A) is [m, k]: A stored [m, k], or [k, m] when transposeA. op(B) is [k, n]: B stored [k, n],
+// or [n, k] when transposeB (then each item's B is first transposed into `scratch`, k·n floats).
+// A batch stride of 0 broadcasts that operand over the batch.
+
+// Register block: 4 rows × 8 columns (8 f32x4 accumulators), with 4- and 1-column and 1-row tails.
+
+@inline function splat(address: usize): v128 {
+  return f32x4.splat(load<f32>(address));
+}
+
+/** 4 rows × 8 columns at (row address step `aRow`, depth step `aDepth`) of A and column j of B. */
+@inline function block4x8(a: usize, aRow: usize, aDepth: usize, b: usize, bRow: usize, c: usize, cRow: usize, k: i32, acc: bool): void {
+  let c00 = f32x4.splat(0), c01 = f32x4.splat(0);
+  let c10 = f32x4.splat(0), c11 = f32x4.splat(0);
+  let c20 = f32x4.splat(0), c21 = f32x4.splat(0);
+  let c30 = f32x4.splat(0), c31 = f32x4.splat(0);
+  if (acc) {
+    c00 = v128.load(c);
+    c01 = v128.load(c, 16);
+    c10 = v128.load(c + cRow);
+    c11 = v128.load(c + cRow, 16);
+    c20 = v128.load(c + 2 * cRow);
+    c21 = v128.load(c + 2 * cRow, 16);
+    c30 = v128.load(c + 3 * cRow);
+    c31 = v128.load(c + 3 * cRow, 16);
+  }
+  for (let p = 0; p < k; p++) {
+    const b0 = v128.load(b);
+    const b1 = v128.load(b, 16);
+    let x = splat(a);
+    c00 = f32x4.add(c00, f32x4.mul(x, b0));
+    c01 = f32x4.add(c01, f32x4.mul(x, b1));
+    x = splat(a + aRow);
+    c10 = f32x4.add(c10, f32x4.mul(x, b0));
+    c11 = f32x4.add(c11, f32x4.mul(x, b1));
+    x = splat(a + 2 * aRow);
+    c20 = f32x4.add(c20, f32x4.mul(x, b0));
+    c21 = f32x4.add(c21, f32x4.mul(x, b1));
+    x = splat(a + 3 * aRow);
+    c30 = f32x4.add(c30, f32x4.mul(x, b0));
+    c31 = f32x4.add(c31, f32x4.mul(x, b1));
+    a += aDepth;
+    b += bRow;
+  }
+  v128.store(c, c00);
+  v128.store(c, c01, 16);
+  c += cRow;
+  v128.store(c, c10);
+  v128.store(c, c11, 16);
+  c += cRow;
+  v128.store(c, c20);
+  v128.store(c, c21, 16);
+  c += cRow;
+  v128.store(c, c30);
+  v128.store(c, c31, 16);
+}
+
+@inline function block4x4(a: usize, aRow: usize, aDepth: usize, b: usize, bRow: usize, c: usize, cRow: usize, k: i32, acc: bool): void {
+  let c0 = f32x4.splat(0), c1 = f32x4.splat(0), c2 = f32x4.splat(0), c3 = f32x4.splat(0);
+  if (acc) {
+    c0 = v128.load(c);
+    c1 = v128.load(c + cRow);
+    c2 = v128.load(c + 2 * cRow);
+    c3 = v128.load(c + 3 * cRow);
+  }
+  for (let p = 0; p < k; p++) {
+    const b0 = v128.load(b);
+    c0 = f32x4.add(c0, f32x4.mul(splat(a), b0));
+    c1 = f32x4.add(c1, f32x4.mul(splat(a + aRow), b0));
+    c2 = f32x4.add(c2, f32x4.mul(splat(a + 2 * aRow), b0));
+    c3 = f32x4.add(c3, f32x4.mul(splat(a + 3 * aRow), b0));
+    a += aDepth;
+    b += bRow;
+  }
+  v128.store(c, c0);
+  v128.store(c + cRow, c1);
+  v128.store(c + 2 * cRow, c2);
+  v128.store(c + 3 * cRow, c3);
+}
+
+@inline function block4x1(a: usize, aRow: usize, aDepth: usize, b: usize, bRow: usize, c: usize, cRow: usize, k: i32, acc: bool): void {
+  let c0: f32 = 0, c1: f32 = 0, c2: f32 = 0, c3: f32 = 0;
+  if (acc) {
+    c0 = load<f32>(c);
+    c1 = load<f32>(c + cRow);
+    c2 = load<f32>(c + 2 * cRow);
+    c3 = load<f32>(c + 3 * cRow);
+  }
+  for (let p = 0; p < k; p++) {
+    const x = load<f32>(b);
+    c0 += load<f32>(a) * x;
+    c1 += load<f32>(a + aRow) * x;
+    c2 += load<f32>(a + 2 * aRow) * x;
+    c3 += load<f32>(a + 3 * aRow) * x;
+    a += aDepth;
+    b += bRow;
+  }
+  store<f32>(c, c0);
+  store<f32>(c + cRow, c1);
+  store<f32>(c + 2 * cRow, c2);
+  store<f32>(c + 3 * cRow, c3);
+}
+
+@inline function block1x8(a: usize, aDepth: usize, b: usize, bRow: usize, c: usize, k: i32, acc: bool): void {
+  let c0 = f32x4.splat(0), c1 = f32x4.splat(0);
+  if (acc) {
+    c0 = v128.load(c);
+    c1 = v128.load(c, 16);
+  }
+  for (let p = 0; p < k; p++) {
+    const x = splat(a);
+    c0 = f32x4.add(c0, f32x4.mul(x, v128.load(b)));
+    c1 = f32x4.add(c1, f32x4.mul(x, v128.load(b, 16)));
+    a += aDepth;
+    b += bRow;
+  }
+  v128.store(c, c0);
+  v128.store(c, c1, 16);
+}
+
+@inline function block1x4(a: usize, aDepth: usize, b: usize, bRow: usize, c: usize, k: i32, acc: bool): void {
+  let c0 = f32x4.splat(0);
+  if (acc) c0 = v128.load(c);
+  for (let p = 0; p < k; p++) {
+    c0 = f32x4.add(c0, f32x4.mul(splat(a), v128.load(b)));
+    a += aDepth;
+    b += bRow;
+  }
+  v128.store(c, c0);
+}
+
+@inline function block1x1(a: usize, aDepth: usize, b: usize, bRow: usize, c: usize, k: i32, acc: bool): void {
+  let c0: f32 = 0;
+  if (acc) c0 = load<f32>(c);
+  for (let p = 0; p < k; p++) {
+    c0 += load<f32>(a) * load<f32>(b);
+    a += aDepth;
+    b += bRow;
+  }
+  store<f32>(c, c0);
+}
+
+// Depth block: a long inner dimension (k > 256: weight gradients, k = rows of the batch) is cut into
+// blocks so that the slices of A and B in use stay in cache; every block after the first adds to
+// C. Each output still adds its products in order of p, so blocking does not change the floats.
+const depthBlock = 64;
+
+/**
+ * One product: A element (i, p) at a + i·aRow + p·aDepth (bytes); B [k, n] and C [m, n]
+ * row-major, over depths [p0, p0 + depth), adding to C when `acc`.
+ */
+function productBlock(a: usize, aRow: usize, aDepth: usize, b: usize, c: usize, m: i32, depth: i32, n: i32, acc: bool): void {
+  const k = depth;
+  const bRow = <usize>n << 2;
+  const cRow = <usize>n << 2;
+  let j = 0;
+  // Column panels of B outermost: a k × 8 panel stays in L1 while every row block streams past.
+  for (; j + 8 <= n; j += 8) {
+    const bj = b + (<usize>j << 2);
+    const cj = c + (<usize>j << 2);
+    let i = 0;
+    for (; i + 4 <= m; i += 4) block4x8(a + <usize>i * aRow, aRow, aDepth, bj, bRow, cj + <usize>i * cRow, cRow, k, acc);
+    for (; i < m; i++) block1x8(a + <usize>i * aRow, aDepth, bj, bRow, cj + <usize>i * cRow, k, acc);
+  }
+  if (j + 4 <= n) {
+    const bj = b + (<usize>j << 2);
+    const cj = c + (<usize>j << 2);
+    let i = 0;
+    for (; i + 4 <= m; i += 4) block4x4(a + <usize>i * aRow, aRow, aDepth, bj, bRow, cj + <usize>i * cRow, cRow, k, acc);
+    for (; i < m; i++) block1x4(a + <usize>i * aRow, aDepth, bj, bRow, cj + <usize>i * cRow, k, acc);
+    j += 4;
+  }
+  for (; j < n; j++) {
+    const bj = b + (<usize>j << 2);
+    const cj = c + (<usize>j << 2);
+    let i = 0;
+    for (; i + 4 <= m; i += 4) block4x1(a + <usize>i * aRow, aRow, aDepth, bj, bRow, cj + <usize>i * cRow, cRow, k, acc);
+    for (; i < m; i++) block1x1(a + <usize>i * aRow, aDepth, bj, bRow, cj + <usize>i * cRow, k, acc);
+  }
+}
+
+/** One product over the whole depth k, in depth blocks when k is long. */
+function product(a: usize, aRow: usize, aDepth: usize, b: usize, c: usize, m: i32, k: i32, n: i32): void {
+  // Attention's depths (head width, sequence length) fit in cache whole: blocking them only adds
+  // passes over C (measured: PV with k = 148 was ~5% slower in blocks).
+  if (k <= 4 * depthBlock) {
+    productBlock(a, aRow, aDepth, b, c, m, k, n, false);
+    return;
+  }
+  const bRow = <usize>n << 2;
+  for (let p0 = 0; p0 < k; p0 += depthBlock) {
+    const depth = min(depthBlock, k - p0);
+    productBlock(a + <usize>p0 * aDepth, aRow, aDepth, b + <usize>p0 * bRow, c, m, depth, n, p0 > 0);
+  }
+}
+
+/** scratch [k, n] = source [n, k] transposed. */
+function transposeInto(source: usize, scratch: usize, n: i32, k: i32): void {
+  for (let j = 0; j < n; j++) {
+    const row = source + ((<usize>j * <usize>k) << 2);
+    let target = scratch + (<usize>j << 2);
+    const step = <usize>n << 2;
+    for (let p = 0; p < k; p++) {
+      store<f32>(target, load<f32>(row + (<usize>p << 2)));
+      target += step;
+    }
+  }
+}
+
+/**
+ * The batched product (see the top of the file). Strides are in elements; `scratch` is k·n floats
+ * when transposeB (unused otherwise).
+ */
+export function batchMatMul(
+  a: usize,
+  b: usize,
+  c: usize,
+  batch: i32,
+  m: i32,
+  k: i32,
+  n: i32,
+  aBatchStride: i32,
+  bBatchStride: i32,
+  transposeA: bool,
+  transposeB: bool,
+  scratch: usize,
+): void {
+  const aRow: usize = transposeA ? 4 : <usize>k << 2;
+  const aDepth: usize = transposeA ? <usize>m << 2 : 4;
+  const cStride = (<usize>m * <usize>n) << 2;
+  for (let item = 0; item < batch; item++) {
+    const aItem = a + ((<usize>item * <usize>aBatchStride) << 2);
+    let bItem = b + ((<usize>item * <usize>bBatchStride) << 2);
+    if (transposeB) {
+      if (item === 0 || bBatchStride !== 0) transposeInto(bItem, scratch, n, k);
+      bItem = scratch;
+    }
+    product(aItem, aRow, aDepth, bItem, c + <usize>item * cStride, m, k, n);
+  }
+}
+
+/**
+ * out[j] = Σ_i x[i, j] over a row-major [rows, cols] matrix (a sum over leading axes), adding the
+ * rows in order from 0 in every column: the same order, so the same floats, as the stock kernel's
+ * transpose-then-sum-each-row.
+ */
+export function sumRows(x: usize, out: usize, rows: i32, cols: i32): void {
+  const row = <usize>cols << 2;
+  let j = 0;
+  for (; j + 16 <= cols; j += 16) {
+    let s0 = f32x4.splat(0), s1 = f32x4.splat(0), s2 = f32x4.splat(0), s3 = f32x4.splat(0);
+    let p = x + (<usize>j << 2);
+    for (let i = 0; i < rows; i++) {
+      s0 = f32x4.add(s0, v128.load(p));
+      s1 = f32x4.add(s1, v128.load(p, 16));
+      s2 = f32x4.add(s2, v128.load(p, 32));
+      s3 = f32x4.add(s3, v128.load(p, 48));
+      p += row;
+    }
+    const o = out + (<usize>j << 2);
+    v128.store(o, s0);
+    v128.store(o, s1, 16);
+    v128.store(o, s2, 32);
+    v128.store(o, s3, 48);
+  }
+  for (; j + 4 <= cols; j += 4) {
+    let s0 = f32x4.splat(0);
+    let p = x + (<usize>j << 2);
+    for (let i = 0; i < rows; i++) {
+      s0 = f32x4.add(s0, v128.load(p));
+      p += row;
+    }
+    v128.store(out + (<usize>j << 2), s0);
+  }
+  for (; j < cols; j++) {
+    let s: f32 = 0;
+    let p = x + (<usize>j << 2);
+    for (let i = 0; i < rows; i++) {
+      s += load<f32>(p);
+      p += row;
+    }
+    store<f32>(out + (<usize>j << 2), s);
+  }
+}
+
+// tanh, four lanes at a time, as musl's tanhf and expm1f (the C library the tfjs wasm backend is
+// built with) compute it: every branch is evaluated and the lane's branch selected, with the same
+// float operations in the same order (wasm has no fused multiply-add to contract them into), so
+// the results are the same floats as the stock Tanh kernel's.
+
+@inline function f32s(bits: i32): v128 {
+  return i32x4.splat(bits);
+}
+
+/** musl expm1f on lanes with |y| < 27·ln2 or finite y < 0 (the range tanhf calls it with). */
+@inline function expm1Lanes(y: v128): v128 {
+  const ln2Hi = f32s(0x3f317180);
+  const ln2Lo = f32s(0x3717f7d1);
+  const hx = v128.and(y, i32x4.splat(0x7fffffff));
+  const negative = i32x4.lt_s(y, i32x4.splat(0));
+  // Argument reduction (|y| > 0.5·ln2): k = ±1 below 1.5·ln2, else trunc(y/ln2 ± 0.5).
+  const reduce = i32x4.gt_s(hx, i32x4.splat(0x3eb17218));
+  const near = i32x4.lt_s(hx, i32x4.splat(0x3f851592));
+  const half = v128.bitselect(f32x4.splat(-0.5), f32x4.splat(0.5), negative);
+  const kFar = i32x4.trunc_sat_f32x4_s(f32x4.add(f32x4.mul(f32s(0x3fb8aa3b), y), half));
+  const kNear = v128.bitselect(i32x4.splat(-1), i32x4.splat(1), negative);
+  const k = v128.and(v128.bitselect(kNear, kFar, near), reduce);
+  const t = f32x4.convert_i32x4_s(k);
+  const hi = f32x4.sub(y, f32x4.mul(t, ln2Hi));
+  const lo = f32x4.mul(t, ln2Lo);
+  const reduced = f32x4.sub(hi, lo);
+  const x = v128.bitselect(reduced, y, reduce);
+  const c = f32x4.sub(f32x4.sub(hi, reduced), lo);
+  // x is in the primary range.
+  const hfx = f32x4.mul(f32x4.splat(0.5), x);
+  const hxs = f32x4.mul(x, hfx);
+  const r1 = f32x4.add(f32x4.splat(1), f32x4.mul(hxs, f32x4.add(f32s(0xbd088868), f32x4.mul(hxs, f32s(0x3acf3010)))));
+  const t3 = f32x4.sub(f32x4.splat(3), f32x4.mul(r1, hfx));
+  let e = f32x4.mul(hxs, f32x4.div(f32x4.sub(r1, t3), f32x4.sub(f32x4.splat(6), f32x4.mul(x, t3))));
+  const k0 = f32x4.sub(x, f32x4.sub(f32x4.mul(x, e), hxs));
+  e = f32x4.sub(f32x4.sub(f32x4.mul(x, f32x4.sub(e, c)), c), hxs);
+  const xMinusE = f32x4.sub(x, e);
+  const kMinus1 = f32x4.sub(f32x4.mul(f32x4.splat(0.5), xMinusE), f32x4.splat(0.5));
+  const kPlus1 = v128.bitselect(
+    f32x4.mul(f32x4.splat(-2), f32x4.sub(e, f32x4.add(x, f32x4.splat(0.5)))),
+    f32x4.add(f32x4.splat(1), f32x4.mul(f32x4.splat(2), xMinusE)),
+    f32x4.lt(x, f32x4.splat(-0.25)),
+  );
+  const twoPk = i32x4.shl(i32x4.add(k, i32x4.splat(0x7f)), 23);
+  const twoMk = i32x4.shl(i32x4.sub(i32x4.splat(0x7f), k), 23);
+  const kOutside = f32x4.sub(f32x4.mul(f32x4.add(xMinusE, f32x4.splat(1)), twoPk), f32x4.splat(1));
+  const kBelow23 = f32x4.mul(f32x4.add(xMinusE, f32x4.sub(f32x4.splat(1), twoMk)), twoPk);
+  const kFrom23 = f32x4.mul(f32x4.add(f32x4.sub(x, f32x4.add(e, twoMk)), f32x4.splat(1)), twoPk);
+  let result = v128.bitselect(kBelow23, kFrom23, i32x4.lt_s(k, i32x4.splat(23)));
+  result = v128.bitselect(kOutside, result, v128.or(i32x4.lt_s(k, i32x4.splat(0)), i32x4.gt_s(k, i32x4.splat(56))));
+  result = v128.bitselect(kPlus1, result, i32x4.eq(k, i32x4.splat(1)));
+  result = v128.bitselect(kMinus1, result, i32x4.eq(k, i32x4.splat(-1)));
+  result = v128.bitselect(k0, result, i32x4.eq(k, i32x4.splat(0)));
+  // |y| < 2^-25 (and not reduced): expm1f returns y itself.
+  return v128.bitselect(y, result, i32x4.lt_s(hx, i32x4.splat(0x33000000)));
+}
+
+/** musl tanhf on four lanes. */
+@inline function tanhLanes(input: v128): v128 {
+  const sign = v128.and(input, i32x4.splat(0x80000000));
+  const w = v128.and(input, i32x4.splat(0x7fffffff));
+  const x = w; // |input|
+  const large = i32x4.gt_s(w, i32x4.splat(0x3f0c9f54)); // |x| > log(3)/2, or NaN
+  const middle = i32x4.gt_s(w, i32x4.splat(0x3e82c578)); // |x| > log(5/3)/2
+  const twoX = f32x4.add(x, x);
+  const e = expm1Lanes(v128.bitselect(twoX, f32x4.neg(twoX), middle));
+  const two = f32x4.splat(2);
+  const ePlus2 = f32x4.add(e, two);
+  // t/(t+2) for |x| > log(5/3)/2, −t/(t+2) (the same quotient negated: IEEE division is
+  // symmetric in sign) for smaller |x| >= 2^-126.
+  const quotient = f32x4.div(e, ePlus2);
+  let t = v128.bitselect(quotient, f32x4.neg(quotient), middle);
+  t = v128.bitselect(f32x4.sub(f32x4.splat(1), f32x4.div(two, ePlus2)), t, large);
+  // |x| > 10: 1 + 0/x, which is 1 unless x is NaN.
+  const one = v128.bitselect(x, f32x4.splat(1), f32x4.ne(x, x));
+  t = v128.bitselect(one, t, i32x4.gt_s(w, i32x4.splat(0x41200000)));
+  t = v128.bitselect(x, t, i32x4.lt_s(w, i32x4.splat(0x00800000))); // subnormal
+  return v128.xor(t, sign);
+}
+
+/** out[i] = tanh(x[i]) for `size` floats (out may be x). */
+export function tanh(x: usize, out: usize, size: i32): void {
+  let i = 0;
+  for (; i + 4 <= size; i += 4) {
+    const offset = <usize>i << 2;
+    v128.store(out + offset, tanhLanes(v128.load(x + offset)));
+  }
+  if (i < size) {
+    // The last 1–3 floats one lane at a time (never reading or writing past the end).
+    for (; i < size; i++) {
+      const value = tanhLanes(f32x4.splat(load<f32>(x + (<usize>i << 2))));
+      store<f32>(out + (<usize>i << 2), f32x4.extract_lane(value, 0));
+    }
+  }
+}
+
+// Elementwise add, subtract and multiply of float32 with the broadcasts a model uses, over an
+// output seen as [rows, cols]. Each operand is full ([rows, cols], mode 0), a scalar (1), a row
+// repeated for every row ([cols], 2) or one value per row ([rows], 3). One IEEE operation per
+// element, as the stock kernels do, so the results are the same floats.
+
+@inline function op4(op: i32, x: v128, y: v128): v128 {
+  if (op === 0) return f32x4.add(x, y);
+  if (op === 1) return f32x4.sub(x, y);
+  return f32x4.mul(x, y);
+}
+
+@inline function op1(op: i32, x: f32, y: f32): f32 {
+  if (op === 0) return x + y;
+  if (op === 1) return x - y;
+  return x * y;
+}
+
+@inline function binary(op: i32, a: usize, b: usize, out: usize, rows: i32, cols: i32, aMode: i32, bMode: i32): void {
+  const row = <usize>cols << 2;
+  const aVector = aMode === 0 || aMode === 2;
+  const bVector = bMode === 0 || bMode === 2;
+  for (let i = 0; i < rows; i++) {
+    const aRow: usize = aMode === 0 ? a + <usize>i * row : a;
+    const bRow: usize = bMode === 0 ? b + <usize>i * row : b;
+    const aValue: f32 = aMode === 1 ? load<f32>(a) : aMode === 3 ? load<f32>(a + (<usize>i << 2)) : 0;
+    const bValue: f32 = bMode === 1 ? load<f32>(b) : bMode === 3 ? load<f32>(b + (<usize>i << 2)) : 0;
+    const aSplat = f32x4.splat(aValue);
+    const bSplat = f32x4.splat(bValue);
+    const target = out + <usize>i * row;
+    let j = 0;
+    if (aVector && bVector) {
+      for (; j + 4 <= cols; j += 4) {
+        const offset = <usize>j << 2;
+        v128.store(target + offset, op4(op, v128.load(aRow + offset), v128.load(bRow + offset)));
+      }
+    } else if (aVector) {
+      for (; j + 4 <= cols; j += 4) {
+        const offset = <usize>j << 2;
+        v128.store(target + offset, op4(op, v128.load(aRow + offset), bSplat));
+      }
+    } else if (bVector) {
+      for (; j + 4 <= cols; j += 4) {
+        const offset = <usize>j << 2;
+        v128.store(target + offset, op4(op, aSplat, v128.load(bRow + offset)));
+      }
+    }
+    for (; j < cols; j++) {
+      const offset = <usize>j << 2;
+      const x = aVector ? load<f32>(aRow + offset) : aValue;
+      const y = bVector ? load<f32>(bRow + offset) : bValue;
+      store<f32>(target + offset, op1(op, x, y));
+    }
+  }
+}
+
+export function add(a: usize, b: usize, out: usize, rows: i32, cols: i32, aMode: i32, bMode: i32): void {
+  binary(0, a, b, out, rows, cols, aMode, bMode);
+}
+
+export function sub(a: usize, b: usize, out: usize, rows: i32, cols: i32, aMode: i32, bMode: i32): void {
+  binary(1, a, b, out, rows, cols, aMode, bMode);
+}
+
+export function mul(a: usize, b: usize, out: usize, rows: i32, cols: i32, aMode: i32, bMode: i32): void {
+  binary(2, a, b, out, rows, cols, aMode, bMode);
+}

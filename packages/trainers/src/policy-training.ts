@@ -1,0 +1,126 @@
+import type { Rng } from '@saccade/core';
+import { setLearningRate, type DataParallel, type DataParallelStepResult, type LossReference, type VisionLanguageModel } from '@saccade/models';
+import * as tf from '@tensorflow/tfjs-core';
+import type { PolicyExample } from './losses/policy-loss';
+import type { PlayedEpisode } from './play-episodes';
+
+// Pieces the policy-gradient trainers (GRPO, PPO) share: the update loop over a rollout batch,
+// the frozen reference for the KL term, and the per-step metrics they both report.
+
+/** Masked tokens of a sequence that carry a loss (column 0 has no prediction). */
+export function maskedTokens(example: Pick<PolicyExample, 'lossMask'>): number {
+  let count = 0;
+  for (let column = 1; column < example.lossMask.length; column++) count += example.lossMask[column] ?? 0;
+  return count;
+}
+
+/** Each reward term's mean over the episodes, as `reward/<term>` metrics. */
+export function meanRewardTerms(episodes: readonly PlayedEpisode[]): Record<string, number> {
+  const sums: Record<string, number> = {};
+  for (const episode of episodes) for (const [term, value] of Object.entries(episode.rewardTerms)) sums[term] = (sums[term] ?? 0) + value;
+  return Object.fromEntries(Object.entries(sums).map(([term, value]) => [`reward/${term}`, value / Math.max(episodes.length, 1)]));
+}
+
+/** A frozen copy of the model (the KL reference). */
+export function cloneModel(model: VisionLanguageModel): VisionLanguageModel {
+  const Model = model.constructor as new (...args: ConstructorParameters<typeof VisionLanguageModel>) => VisionLanguageModel;
+  return new Model(model.config, model.tokenizer, model.getWeights());
+}
+
+/**
+ * Runs `model.logProbsAndValues` (no gradient) on the examples, `chunk` rows at a time, and hands
+ * each example's log-probs and values (aligned with its tokens) and its index to `use`.
+ */
+export function forEachForward<Example extends PolicyExample>(
+  model: VisionLanguageModel,
+  examples: readonly Example[],
+  use: (example: Example, logProbs: Float32Array, values: Float32Array, index: number) => void,
+  chunk = 32,
+): void {
+  for (let start = 0; start < examples.length; start += chunk) {
+    const rows = examples.slice(start, start + chunk);
+    const inputs = model.prepare(rows, 'right');
+    try {
+      const [logProbs, values] = tf.tidy(() => {
+        const output = model.logProbsAndValues(inputs, { entropies: false });
+        return [output.logProbs.dataSync() as Float32Array, output.values.dataSync() as Float32Array] as const;
+      });
+      rows.forEach((example, row) => {
+        const from = row * inputs.length;
+        const to = from + example.tokens.length;
+        use(example, logProbs.subarray(from, to), values.subarray(from, to), start + row);
+      });
+    } finally {
+      inputs.dispose();
+    }
+  }
+}
+
+/** Log-probs of the frozen reference policy on every example (for the KL term), 32 rows at a time. */
+export function attachReferenceLogProbs(reference: VisionLanguageModel, examples: PolicyExample[]): void {
+  forEachForward(reference, examples, (example, logProbs) => {
+    example.referenceLogProbs = Array.from(logProbs);
+  });
+}
+
+export interface PolicyUpdateSettings<Example, Context> {
+  parallel: DataParallel;
+  optimizer: tf.AdamOptimizer;
+  loss: LossReference;
+  examples: readonly Example[];
+  learningRate: number;
+  /** Passes over the examples (default 1). */
+  epochs?: number;
+  /** Updates per pass (default 1; at most one per example). */
+  miniBatches?: number;
+  maxGradientNorm?: number;
+  /** Shuffles the examples of each epoch (forked per epoch: `epoch-<e>`). */
+  rng: Rng;
+  /** The loss context of one mini-batch (its batch-wide totals). */
+  context: (batch: Example[]) => Context;
+  /** One update on a mini-batch (default: `parallel.step` with the optimizer). */
+  update?: (batch: Example[], context: Context) => Promise<DataParallelStepResult>;
+}
+
+export interface PolicyUpdateResult {
+  /** Means over the updates of the loss, the gradient norm and the loss's metrics. */
+  metrics: Record<string, number>;
+  updates: number;
+  /** Tokens differentiated, all updates together. */
+  tokens: number;
+}
+
+/**
+ * `epochs` passes over a rollout batch, each shuffled and cut into `miniBatches` interleaved
+ * mini-batches, one data-parallel optimizer step each (PPO's inner loop, GRPO's too).
+ */
+export async function runPolicyUpdates<Example extends { tokens: readonly number[] }, Context>(
+  settings: PolicyUpdateSettings<Example, Context>,
+): Promise<PolicyUpdateResult> {
+  const { examples, parallel, optimizer, loss } = settings;
+  const totals: Record<string, number> = {};
+  let updates = 0;
+  let tokens = 0;
+  if (examples.length > 0) {
+    setLearningRate(optimizer, settings.learningRate);
+    const epochs = settings.epochs ?? 1;
+    const miniBatches = Math.min(settings.miniBatches ?? 1, examples.length);
+    for (let epoch = 0; epoch < epochs; epoch++) {
+      const order = settings.rng.fork(`epoch-${epoch}`).shuffle(examples.map((_, index) => index));
+      for (let part = 0; part < miniBatches; part++) {
+        const batch = order.filter((_, position) => position % miniBatches === part).map((index) => examples[index]!);
+        const context = settings.context(batch);
+        const result = settings.update
+          ? await settings.update(batch, context)
+          : await parallel.step(optimizer, loss, batch, context, { maxGradientNorm: settings.maxGradientNorm ?? 1 });
+        totals['loss'] = (totals['loss'] ?? 0) + result.loss;
+        totals['gradientNorm'] = (totals['gradientNorm'] ?? 0) + result.gradientNorm;
+        for (const [name, value] of Object.entries(result.metrics)) totals[name] = (totals[name] ?? 0) + value;
+        tokens += batch.reduce((sum, example) => sum + example.tokens.length, 0);
+        updates++;
+      }
+    }
+  }
+  const metrics = Object.fromEntries(Object.entries(totals).map(([name, value]) => [name, value / Math.max(updates, 1)]));
+  return { metrics, updates, tokens };
+}

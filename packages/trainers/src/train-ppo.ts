@@ -1,0 +1,426 @@
+import { createRng } from '@saccade/core';
+import {
+  clipByGlobalNorm,
+  createAdamOptimizer,
+  DataParallel,
+  type DataParallelStepResult,
+  type LossReference,
+  type VisionLanguageModel,
+} from '@saccade/models';
+import * as tf from '@tensorflow/tfjs-core';
+import type { RunEvent } from '@saccade/spec';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { computeBiLevelGaeBatch, computeMaskedGaeBatch, computeTurnWiseGaeBatch, maskedMoments, type TurnSequence } from './advantages/index';
+import { summarizeEpisodes } from './evaluate-policy';
+import { createHeldOutEvaluator } from './held-out-evaluator';
+import type { PpoExample, PpoLossContext } from './losses/ppo-loss';
+import { playEpisodes, type PlayedEpisode } from './play-episodes';
+import { attachReferenceLogProbs, cloneModel, forEachForward, maskedTokens, meanRewardTerms, runPolicyUpdates } from './policy-training';
+import { assertDisjointSeeds, seedRange } from './seed-range';
+import type { TrainGrpoResult, TrainGrpoSettings } from './train-grpo';
+import { endTrainingStep, saveTrainingCheckpoint } from './training-checkpoint';
+
+/** Which GAE turns the critic's values and the turns' rewards into advantages (docs/advantages.md). */
+export type AdvantageEstimator = 'bi-level' | 'masked' | 'turn-wise';
+
+/** How PPO's advantages are computed from an episode's rewards and values. */
+export interface PpoAdvantageSettings {
+  /** 'bi-level' (VAGEN-Full, default), 'masked' (VAGEN-Base) or 'turn-wise'. */
+  advantageEstimator?: AdvantageEstimator;
+  /** γ_turn of bi-level and turn-wise GAE (default 0.95, VAGEN's runs use 0.95–0.99). */
+  gammaTurn?: number;
+  /** γ_token of bi-level GAE and the γ of masked GAE (default 1.0, as VAGEN). */
+  gammaToken?: number;
+  /** λ (default 1.0, as VAGEN). */
+  lambda?: number;
+  /** Whiten the advantages over the batch's masked tokens (default true, as VAGEN; turn-wise: over the turns). */
+  whiten?: boolean;
+  /** Multiplies the env's rewards before GAE (default 1); keeps the critic's targets in a range the value head reaches. */
+  rewardScale?: number;
+}
+
+export interface TrainPpoSettings
+  extends Omit<TrainGrpoSettings, 'promptsPerStep' | 'groupSize' | 'score' | 'normalizeStd' | 'skipUniformGroups'>,
+    PpoAdvantageSettings {
+  /** Episodes played per step, each on a training seed drawn at random. */
+  episodesPerStep: number;
+  /** Weight of the value loss against the policy loss (default 0.5). */
+  valueCoefficient?: number;
+  /** Clip range of the value loss around the rollout's values (default 0.5, verl's cliprange_value; 0: unclipped). */
+  valueClip?: number;
+  /** The first steps of the phase train the critic only (default 0): a fresh value head is noise. */
+  valueWarmupSteps?: number;
+  /**
+   * A learning rate of its own for the value head (VAGEN: critic 10× the actor's), applied by a
+   * second Adam that checkpoints do not keep. Default: the value head trains with `learningRate`.
+   * The value head starts at zero and Adam moves each weight by about the learning rate per
+   * update, so at a policy's rate (1e-4) the critic stays near 0 for many steps.
+   */
+  criticLearningRate?: number;
+  /** The step this PPO phase began at, for the warm-up (default startStep; a resumed run passes its phase's start). */
+  phaseStart?: number;
+}
+
+export type TrainPpoResult = TrainGrpoResult;
+
+const requireHere = createRequire(import.meta.url);
+
+/** The PPO loss, by module, so that data-parallel worker threads can import it. */
+export function ppoLossReference(): LossReference {
+  return { module: pathToFileURL(requireHere.resolve('@saccade/trainers/losses')).href, export: 'ppoShardLoss' };
+}
+
+/**
+ * PPO with a critic (the model's value head) on the built-in model (REFERENCE §6): every step plays
+ * `episodesPerStep` training seeds with the sampling policy, puts each turn's reward on the last
+ * token the policy wrote in that turn, reads the value head on the played sequences, turns both
+ * into advantages and returns with bi-level (default), masked or turn-wise GAE, whitens the
+ * advantages over the batch, and runs `epochs` × `miniBatches` updates of the clipped policy loss
+ * plus the (clipped) value loss, optionally with an entropy bonus and k3 KL to the starting policy,
+ * on every thread. A step's seeds and samples depend on (seed, step) only.
+ */
+export async function trainPpo(
+  model: VisionLanguageModel,
+  settings: TrainPpoSettings,
+  onEvent: (event: RunEvent) => void = () => {},
+): Promise<TrainPpoResult> {
+  const now = (): string => new Date().toISOString();
+  const log = (message: string, data?: Record<string, unknown>): void =>
+    onEvent({ type: 'log', time: now(), level: 'info', message, ...(data ? { data } : {}) });
+  assertDisjointSeeds(settings.trainSeeds, settings.evalSeeds);
+  if (!Number.isSafeInteger(settings.episodesPerStep) || settings.episodesPerStep < 1) {
+    throw new RangeError(`PPO needs episodesPerStep ≥ 1; got ${settings.episodesPerStep}.`);
+  }
+  const trainSeeds = seedRange(settings.trainSeeds);
+  const evalSeeds = seedRange(settings.evalSeeds);
+  const optimizer = settings.optimizer ?? createAdamOptimizer({ learningRate: settings.learningRate });
+  const parallel = await DataParallel.create(model, settings.workers === undefined ? {} : { workers: settings.workers });
+  const klCoefficient = settings.klCoefficient ?? 0;
+  const reference = klCoefficient > 0 ? cloneModel(model) : undefined;
+  const loss = ppoLossReference();
+  const criticLearningRate = settings.criticLearningRate;
+  const critic = criticLearningRate === undefined ? undefined : createAdamOptimizer({ learningRate: criticLearningRate });
+  const started = performance.now();
+  const seconds = (): number => (performance.now() - started) / 1000;
+  const estimator = settings.advantageEstimator ?? 'bi-level';
+  log(`PPO (${estimator} GAE) on ${parallel.threadCount} thread(s): ${settings.episodesPerStep} episodes per step`);
+
+  const { evaluations, evaluate } = createHeldOutEvaluator(
+    model,
+    {
+      envId: settings.envId,
+      envOptions: settings.envOptions ?? {},
+      view: settings.view,
+      maxTurns: settings.maxTurns,
+      seeds: evalSeeds,
+      parallel,
+      seconds,
+      ...(settings.signal ? { signal: settings.signal } : {}),
+    },
+    onEvent,
+  );
+
+  let step = settings.startStep ?? 0;
+  const warmupEnd = (settings.phaseStart ?? step) + (settings.valueWarmupSteps ?? 0);
+  try {
+    if (step === 0) await evaluate(0);
+    while (step < settings.steps) {
+      settings.signal?.throwIfAborted();
+      const rolloutStarted = performance.now();
+      const stepRng = createRng(settings.seed).fork(`ppo-step-${step}`);
+      const seeds = Array.from({ length: settings.episodesPerStep }, () => trainSeeds[Math.floor(stepRng.next() * trainSeeds.length)]!);
+      const episodes = await playEpisodes(model, {
+        envId: settings.envId,
+        envOptions: settings.envOptions ?? {},
+        seeds,
+        view: settings.view,
+        maxTurns: settings.maxTurns,
+        temperature: settings.temperature ?? 1,
+        maxTokens: settings.maxTokens ?? 48,
+        samplingSeed: Math.floor(stepRng.next() * 2 ** 31),
+        parallel,
+        ...(settings.signal ? { signal: settings.signal } : {}),
+      });
+      const { examples, statistics } = ppoBatch(model, episodes, settings);
+      if (reference) attachReferenceLogProbs(reference, examples);
+      const rolloutSeconds = (performance.now() - rolloutStarted) / 1000;
+      const summary = summarizeEpisodes(episodes);
+      onEvent({
+        type: 'rollout-end',
+        time: now(),
+        step: step + 1,
+        episodes: episodes.length,
+        metrics: {
+          success: summary.success,
+          meanReward: summary.meanReward,
+          formatRate: summary.formatRate,
+          meanTurns: summary.meanTurns,
+          trainedSequences: examples.length,
+          episodesPerSecond: episodes.length / rolloutSeconds,
+          ...meanRewardTerms(episodes),
+        },
+      });
+
+      const updateStarted = performance.now();
+      const warmingUp = step < warmupEnd;
+      const { metrics, tokens } = await runPolicyUpdates({
+        parallel,
+        optimizer,
+        loss,
+        examples,
+        learningRate: settings.learningRate,
+        epochs: settings.epochs ?? 1,
+        miniBatches: settings.miniBatches ?? 1,
+        maxGradientNorm: settings.maxGradientNorm ?? 1,
+        rng: stepRng,
+        context: (batch): PpoLossContext => ({
+          aggregation: settings.aggregation ?? 'token-mean',
+          tokenCount: batch.reduce((sum, example) => sum + maskedTokens(example), 0),
+          sequenceCount: batch.length,
+          clipLow: settings.clipLow ?? 0.2,
+          clipHigh: settings.clipHigh ?? 0.2,
+          klCoefficient,
+          entropyCoefficient: settings.entropyCoefficient ?? 0,
+          valueTokenCount: batch.reduce((sum, example) => sum + maskedTokens({ lossMask: example.valueMask }), 0),
+          valueCoefficient: settings.valueCoefficient ?? 0.5,
+          valueClip: settings.valueClip ?? 0.5,
+          policyCoefficient: warmingUp ? 0 : 1,
+        }),
+        ...(critic
+          ? { update: (batch: PpoExample[], context: PpoLossContext) => actorCriticStep(parallel, model, optimizer, critic, loss, batch, context, settings.maxGradientNorm ?? 1) }
+          : {}),
+      });
+      step++;
+      const updateSeconds = (performance.now() - updateStarted) / 1000;
+      onEvent({
+        type: 'update-end',
+        time: now(),
+        step,
+        metrics: {
+          ...metrics,
+          ...statistics,
+          valueWarmup: warmingUp ? 1 : 0,
+          learningRate: settings.learningRate,
+          tokensPerSecond: updateSeconds > 0 ? tokens / updateSeconds : 0,
+          rolloutSeconds,
+          updateSeconds,
+          seconds: seconds(),
+        },
+      });
+      if (await endTrainingStep(step, 'ppo', settings, { model, optimizer, seconds, evaluate, onEvent })) break;
+    }
+    if (settings.checkpointFolder) {
+      await saveTrainingCheckpoint(model, optimizer, settings.checkpointFolder, { ...settings.checkpointMetadata, step, phase: 'ppo', complete: true }, onEvent);
+    }
+  } finally {
+    if (!settings.optimizer) optimizer.dispose();
+    critic?.dispose();
+    reference?.dispose();
+    await parallel.close();
+  }
+  return { steps: step, seconds: seconds(), evaluations };
+}
+
+/**
+ * One update with separate optimizers: data-parallel gradients, one global-norm clip over all of
+ * them (as `DataParallel.step`), then the critic's Adam on the value head and the actor's on the rest.
+ */
+async function actorCriticStep(
+  parallel: DataParallel,
+  model: VisionLanguageModel,
+  actor: tf.AdamOptimizer,
+  critic: tf.AdamOptimizer,
+  loss: LossReference,
+  batch: readonly PpoExample[],
+  context: PpoLossContext,
+  maxGradientNorm: number,
+): Promise<DataParallelStepResult> {
+  const result = await parallel.computeGradients(loss, batch, context);
+  const clipped = clipByGlobalNorm(result.gradients, Number.isFinite(maxGradientNorm) ? maxGradientNorm : Number.MAX_VALUE);
+  try {
+    const names = model.weightNames;
+    const named = model.trainableVariables.map((variable, index) => ({ name: variable.name, tensor: clipped.gradients[index]!, value: names[index]!.startsWith('value.') }));
+    actor.applyGradients(named.filter((entry) => !entry.value).map(({ name, tensor }) => ({ name, tensor })));
+    critic.applyGradients(named.filter((entry) => entry.value).map(({ name, tensor }) => ({ name, tensor })));
+    return { loss: result.loss, gradientNorm: clipped.norm.dataSync()[0] ?? Number.NaN, metrics: result.metrics };
+  } finally {
+    tf.dispose([clipped.norm, ...clipped.gradients, ...result.gradients]);
+  }
+}
+
+/** What a rollout batch says about the critic and the advantages (reported with each update). */
+export interface PpoBatchStatistics extends Record<string, number> {
+  /** Mean and std of the advantages before whitening, over the masked tokens. */
+  advantageMean: number;
+  advantageStd: number;
+  /** Mean return and mean value over the value-masked tokens. */
+  returnMean: number;
+  valueMean: number;
+  /** 1 − Var(R − V) / Var(R) over the value-masked tokens (0 when the returns do not vary). */
+  explainedVariance: number;
+}
+
+/**
+ * Every turn of every episode (with at least one token) as a PPO training sequence: old log-probs
+ * from the sampling, values from the model's value head on the played sequence, and advantages
+ * and returns from {@link ppoAdvantages} on each episode's {@link episodeSequence}.
+ */
+export function ppoBatch(
+  model: VisionLanguageModel,
+  episodes: readonly PlayedEpisode[],
+  settings: PpoAdvantageSettings = {},
+): { examples: PpoExample[]; statistics: PpoBatchStatistics } {
+  const examples: PpoExample[] = [];
+  const owners: { episode: number; turn: number }[] = [];
+  episodes.forEach((episode, index) => {
+    episode.turns.forEach((turn, turnIndex) => {
+      if (turn.tokens.length === 0) return;
+      const promptLength = turn.prompt.tokens.length;
+      const length = promptLength + turn.tokens.length;
+      const zeros = new Array<number>(length).fill(0);
+      examples.push({
+        tokens: [...turn.prompt.tokens, ...turn.tokens],
+        images: turn.prompt.images ?? [],
+        lossMask: zeros.map((_, position) => (position >= promptLength ? 1 : 0)),
+        advantages: zeros,
+        oldLogProbs: [...new Array<number>(promptLength).fill(0), ...turn.logProbs],
+        returns: zeros,
+        oldValues: zeros,
+        valueMask: zeros,
+      });
+      owners.push({ episode: index, turn: turnIndex });
+    });
+  });
+  // The value head on what was played: V at each response token is the value of the state it was generated from.
+  const responseValues = episodes.map((episode) => episode.turns.map(() => [] as number[]));
+  forEachForward(model, examples, (example, _logProbs, values, index) => {
+    const { episode, turn } = owners[index]!;
+    const promptLength = episodes[episode]!.turns[turn]!.prompt.tokens.length;
+    example.oldValues = Array.from(values);
+    responseValues[episode]![turn] = Array.from(values.subarray(promptLength));
+  });
+  const sequences = episodes.map((episode, index) => episodeSequence(episode, responseValues[index]!, settings.rewardScale ?? 1));
+  const { advantages, returns, valueMask, rawAdvantages } = ppoAdvantages(sequences, settings);
+  examples.forEach((example, row) => {
+    const { episode, turn } = owners[row]!;
+    const sequence = sequences[episode]!;
+    const offset = sequence.turnOffsets[turn]!;
+    const promptLength = episodes[episode]!.turns[turn]!.prompt.tokens.length;
+    const read = (values: Float64Array): number[] =>
+      example.tokens.map((_, column) => (column < promptLength ? 0 : values[offset + column - promptLength]!));
+    example.advantages = read(advantages[episode]!);
+    example.returns = read(returns[episode]!);
+    example.valueMask = read(valueMask[episode]!);
+  });
+  const moments = maskedMoments(rawAdvantages, sequences.map((sequence) => sequence.lossMask));
+  const valueRows = sequences.map((sequence) => sequence.values);
+  const returnMoments = maskedMoments(returns, valueMask);
+  const errors = returns.map((row, index) => row.map((value, position) => value - (valueRows[index]![position] ?? 0)));
+  const errorMoments = maskedMoments(errors, valueMask);
+  const valueMoments = maskedMoments(valueRows, valueMask);
+  return {
+    examples,
+    statistics: {
+      advantageMean: moments.mean,
+      advantageStd: Math.sqrt(moments.variance),
+      returnMean: returnMoments.mean,
+      valueMean: valueMoments.mean,
+      explainedVariance: returnMoments.variance > 0 ? 1 - errorMoments.variance / returnMoments.variance : 0,
+    },
+  };
+}
+
+/** An episode laid out as one token sequence, as VAGEN's multi-turn rollouts are, for the GAE estimators. */
+export interface EpisodeSequence extends TurnSequence {
+  rewards: number[];
+  values: number[];
+  lossMask: number[];
+  endOfTurn: number[];
+  /** Where each turn's first generated token sits (−1 for a turn with no tokens). */
+  turnOffsets: number[];
+}
+
+/**
+ * One masked-out position standing for each turn's observation, then the tokens the policy wrote
+ * (loss mask 1), turn after turn; the turn's reward (× rewardScale) on its last token, as VAGEN
+ * places it; `responseValues[t]` (one per token of turn t) as the values. A turn with no tokens
+ * has no token to carry its reward: it goes to the previous turn's last token (dropped if none).
+ */
+export function episodeSequence(episode: PlayedEpisode, responseValues: readonly (readonly number[])[], rewardScale = 1): EpisodeSequence {
+  const rewards: number[] = [];
+  const values: number[] = [];
+  const lossMask: number[] = [];
+  const endOfTurn: number[] = [];
+  const turnOffsets: number[] = [];
+  episode.turns.forEach((turn, index) => {
+    const reward = turn.reward * rewardScale;
+    if (turn.tokens.length === 0) {
+      turnOffsets.push(-1);
+      const last = endOfTurn.at(-1);
+      if (last !== undefined) rewards[last] = rewards[last]! + reward;
+      return;
+    }
+    const turnValues = responseValues[index] ?? [];
+    if (turnValues.length !== turn.tokens.length) {
+      throw new RangeError(`Turn ${index} of the episode on seed ${episode.seed} has ${turn.tokens.length} tokens and ${turnValues.length} values.`);
+    }
+    rewards.push(0);
+    values.push(0);
+    lossMask.push(0);
+    turnOffsets.push(rewards.length);
+    turn.tokens.forEach((_, position) => {
+      rewards.push(position === turn.tokens.length - 1 ? reward : 0);
+      values.push(turnValues[position]!);
+      lossMask.push(1);
+    });
+    endOfTurn.push(rewards.length - 1);
+  });
+  return { rewards, values, lossMask, endOfTurn, turnOffsets };
+}
+
+/**
+ * Advantages and returns of a batch of episode sequences by the chosen estimator, with VAGEN's
+ * defaults (γ_turn 0.95, γ_token 1, λ 1) and (by default) whitening over the batch. `valueMask`
+ * marks where the critic trains (every generated token; the ends of turns for turn-wise GAE);
+ * `rawAdvantages` are the advantages before whitening.
+ */
+export function ppoAdvantages(
+  sequences: readonly EpisodeSequence[],
+  settings: PpoAdvantageSettings = {},
+): { advantages: Float64Array[]; returns: Float64Array[]; valueMask: Float64Array[]; rawAdvantages: Float64Array[] } {
+  const gammaTurn = settings.gammaTurn ?? 0.95;
+  const gammaToken = settings.gammaToken ?? 1;
+  const lambda = settings.lambda ?? 1;
+  const whiten = settings.whiten ?? true;
+  // An episode with no generated token carries no loss: leave it out of the estimators (they need a turn).
+  const kept = sequences.map((sequence, index) => ({ sequence, index })).filter(({ sequence }) => sequence.endOfTurn.length > 0);
+  const batch = kept.map(({ sequence }) => sequence);
+  const estimate = (withWhitening: boolean): { advantages: Float64Array[]; returns: Float64Array[]; valueMask: Float64Array[] } => {
+    if (batch.length === 0) return { advantages: [], returns: [], valueMask: [] };
+    switch (settings.advantageEstimator ?? 'bi-level') {
+      case 'bi-level': {
+        const result = computeBiLevelGaeBatch({ sequences: batch, gammaTurn, gammaToken, lambda, whiten: withWhitening });
+        return { ...result, valueMask: batch.map((sequence) => Float64Array.from(sequence.lossMask)) };
+      }
+      case 'masked': {
+        const result = computeMaskedGaeBatch({ sequences: batch, gamma: gammaToken, lambda, whiten: withWhitening });
+        return { ...result, valueMask: batch.map((sequence) => Float64Array.from(sequence.lossMask)) };
+      }
+      case 'turn-wise':
+        return computeTurnWiseGaeBatch({ sequences: batch, gammaTurn, lambda, whiten: withWhitening });
+      default:
+        throw new RangeError(`Unknown advantageEstimator ${String(settings.advantageEstimator)} (use 'bi-level', 'masked' or 'turn-wise').`);
+    }
+  };
+  const raw = estimate(false);
+  const final = whiten ? estimate(true) : raw;
+  const spread = (rows: Float64Array[]): Float64Array[] => {
+    const out: Float64Array[] = sequences.map((sequence) => new Float64Array(sequence.lossMask.length));
+    kept.forEach(({ index }, row) => {
+      out[index] = rows[row]!;
+    });
+    return out;
+  };
+  return { advantages: spread(final.advantages), returns: spread(raw.returns), valueMask: spread(raw.valueMask), rawAdvantages: spread(raw.advantages) };
+}
