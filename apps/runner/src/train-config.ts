@@ -13,8 +13,10 @@ export const trainConfigSchema = z
     env: z
       .object({
         id: z.string().default('saccade/FrozenLake-v1'),
-        options: z.record(z.string(), z.unknown()).default({ format: 'no_think', observation: 'vision' }),
-        maxTurns: z.number().int().positive().default(3),
+        // One move a turn: each answer is a function of the image alone (the grid layers plan it),
+        // where three moves a turn make a 2-layer decoder track the player's position as it writes.
+        options: z.record(z.string(), z.unknown()).default({ format: 'no_think', observation: 'vision', maxActionsPerTurn: 1 }),
+        maxTurns: z.number().int().positive().default(10),
       })
       .strict()
       .prefault({}),
@@ -29,7 +31,7 @@ export const trainConfigSchema = z
     /** Seeds the demonstrations and GRPO prompts come from, and the held-out seeds evaluation plays. */
     seeds: z
       .object({
-        train: seedRangeSchema.default({ start: 10_000, count: 2_000 }),
+        train: seedRangeSchema.default({ start: 10_000, count: 8_000 }),
         eval: seedRangeSchema.default({ start: 0, count: 200 }),
       })
       .strict()
@@ -39,7 +41,7 @@ export const trainConfigSchema = z
     /** Phase 1: supervised fine-tuning on the env solver's demonstrations. */
     sft: z
       .object({
-        steps: z.number().int().nonnegative().default(300),
+        steps: z.number().int().nonnegative().default(400),
         batchSize: z.number().int().positive().default(32),
         learningRate: z.number().positive().default(3e-3),
         warmupSteps: z.number().int().nonnegative().default(20),

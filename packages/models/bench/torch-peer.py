@@ -50,6 +50,26 @@ cols = torch.arange(grid * grid) % grid
 causal = torch.triu(torch.full((T, T), -1e9), diagonal=1)
 
 
+def grid_propagation(x, n):
+    """Local layers over cells of gridMerge × gridMerge patches (grid-propagation.ts)."""
+    m = config["gridMerge"]
+    c = grid // m
+    cells = x.reshape(n * c, m, c, m * d).transpose(1, 2).reshape(n * c * c, m * m * d)
+    h = cells @ w["grid.input.weight"] + w["grid.input.bias"]
+    for layer in range(config["gridLayers"]):
+        p = f"grid.{layer}"
+        g = ln(h, f"{p}.norm").reshape(n, c, c, d)
+        padded = F.pad(g, (0, 0, 1, 1, 1, 1))
+        above, below = padded[:, :-2, 1:-1], padded[:, 2:, 1:-1]
+        left, right = padded[:, 1:-1, :-2], padded[:, 1:-1, 2:]
+        local = torch.cat([g, above, right, below, left], -1).reshape(n * c * c, 5 * d)
+        hidden = F.gelu(local @ w[f"{p}.up.weight"] + w[f"{p}.up.bias"], approximate="tanh")
+        h = h + hidden @ w[f"{p}.down.weight"] + w[f"{p}.down.bias"]
+    out = ln(h, "grid.outputNorm") @ w["grid.output.weight"] + w["grid.output.bias"]
+    spread = out.reshape(n, c, 1, c, 1, d).expand(n, c, m, c, m, d).reshape(n * grid * grid, d)
+    return x + spread
+
+
 def loss_fn():
     per = grid * grid
     n = patches.shape[0] // per
@@ -58,6 +78,8 @@ def loss_fn():
     for layer in range(config["encoderLayers"]):
         x = block(x, f"encoder.{layer}", n, per, None)
     features = ln(x, "image.outputNorm")
+    if config.get("gridLayers", 0) > 0:
+        features = grid_propagation(features, n)
     table = torch.cat([torch.zeros(1, d), features], 0)
     positions = torch.arange(T).repeat(B)
     x = w["token.embedding"][tokens.reshape(-1)] + w["position.embedding"][positions] + table[slots]

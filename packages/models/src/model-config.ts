@@ -11,6 +11,13 @@ export interface ModelConfig {
    * image token for the decoder (concatenated, then an MLP). 1 keeps one token per patch.
    */
   mergeSize: number;
+  /**
+   * Local layers over a coarse grid of the image (Value-Iteration-Network-like, see
+   * grid-propagation.ts); 0 turns them off. Each layer updates a cell from its four neighbours.
+   */
+  gridLayers: number;
+  /** Patches per grid-cell side for those layers (2: a cell is 2 × 2 patches). */
+  gridMerge: number;
   /** Width of every hidden state (encoder and decoder). */
   modelDimension: number;
   headCount: number;
@@ -27,17 +34,18 @@ export interface ModelConfig {
 
 export type ModelPresetName = 'tiny' | 'small';
 
-const base = { imageSize: 64, patchSize: 16, mergeSize: 1, maxSequenceLength: 512, layerNormEpsilon: 1e-5 };
+const base = { imageSize: 64, patchSize: 16, mergeSize: 1, gridLayers: 0, gridMerge: 1, maxSequenceLength: 512, layerNormEpsilon: 1e-5 };
 
 /**
  * `tiny` is for tests (seconds to train). `small` is the default run's policy: 8 px patches, four
  * per 16 px FrozenLake cell and each inside one cell, so tokens never straddle cells and their 2-D
  * positions say row and column. One 16 px patch per cell is 1.5× cheaper but did not learn where a
  * small object (the player's disc) is within 400 steps, where 8 px patches did (docs/models.md).
+ * Its eight grid layers over 2×2-patch cells let a cell learn whether a safe path leads from it.
  */
 export const MODEL_PRESETS: Readonly<Record<ModelPresetName, Omit<ModelConfig, 'vocabularySize'>>> = {
   tiny: { ...base, modelDimension: 32, headCount: 2, encoderLayers: 1, decoderLayers: 1, mlpRatio: 2, maxSequenceLength: 256 },
-  small: { ...base, patchSize: 8, modelDimension: 128, headCount: 4, encoderLayers: 1, decoderLayers: 2, mlpRatio: 4 },
+  small: { ...base, patchSize: 8, gridLayers: 8, gridMerge: 2, modelDimension: 128, headCount: 4, encoderLayers: 1, decoderLayers: 2, mlpRatio: 4 },
 };
 
 export function patchGrid(config: ModelConfig): number {
@@ -84,6 +92,12 @@ export function validateModelConfig(config: ModelConfig): ModelConfig {
   }
   if (patchGrid(config) % config.mergeSize !== 0) {
     throw new RangeError(`ModelConfig: patches per side (${patchGrid(config)}) must be a multiple of mergeSize (${config.mergeSize}).`);
+  }
+  if (!Number.isInteger(config.gridLayers) || config.gridLayers < 0) {
+    throw new RangeError(`ModelConfig.gridLayers must be a non-negative integer; got ${config.gridLayers}.`);
+  }
+  if (config.gridLayers > 0 && (!Number.isInteger(config.gridMerge) || config.gridMerge <= 0 || patchGrid(config) % config.gridMerge !== 0)) {
+    throw new RangeError(`ModelConfig: patches per side (${patchGrid(config)}) must be a multiple of gridMerge (${config.gridMerge}).`);
   }
   if (config.modelDimension % config.headCount !== 0) {
     throw new RangeError(

@@ -36,6 +36,35 @@ function layerSpecs(prefix: string, config: ModelConfig, residualScale: number):
   ];
 }
 
+/** The grid layers: a merge of each cell's patches, local layers, and a projection back. */
+function gridSpecs(config: ModelConfig): ParameterSpec[] {
+  const d = config.modelDimension;
+  const merged = config.gridMerge ** 2 * d;
+  const residualScale = 1 / Math.sqrt(2 * config.gridLayers);
+  const specs: ParameterSpec[] = [
+    { name: 'grid.input.weight', shape: [merged, d], init: normal(1 / Math.sqrt(merged)) },
+    { name: 'grid.input.bias', shape: [d], init: zeros },
+  ];
+  for (let layer = 0; layer < config.gridLayers; layer++) {
+    // A cell and its four neighbours in, d hidden units, d out.
+    specs.push(
+      { name: `grid.${layer}.norm.gain`, shape: [d], init: ones },
+      { name: `grid.${layer}.norm.bias`, shape: [d], init: zeros },
+      { name: `grid.${layer}.up.weight`, shape: [5 * d, d], init: normal(1 / Math.sqrt(5 * d)) },
+      { name: `grid.${layer}.up.bias`, shape: [d], init: zeros },
+      { name: `grid.${layer}.down.weight`, shape: [d, d], init: normal(residualScale / Math.sqrt(d)) },
+      { name: `grid.${layer}.down.bias`, shape: [d], init: zeros },
+    );
+  }
+  specs.push(
+    { name: 'grid.outputNorm.gain', shape: [d], init: ones },
+    { name: 'grid.outputNorm.bias', shape: [d], init: zeros },
+    { name: 'grid.output.weight', shape: [d, d], init: normal(1 / Math.sqrt(d)) },
+    { name: 'grid.output.bias', shape: [d], init: zeros },
+  );
+  return specs;
+}
+
 /**
  * Every weight of the model, in the canonical order used for gradients, the optimizer state and
  * checkpoints. The patch projection is followed by a layer norm, so that image tokens start at the
@@ -56,6 +85,7 @@ export function parameterSpecs(config: ModelConfig): ParameterSpec[] {
   ];
   for (let layer = 0; layer < config.encoderLayers; layer++) specs.push(...layerSpecs(`encoder.${layer}`, config, residualScale));
   specs.push({ name: 'image.outputNorm.gain', shape: [d], init: ones }, { name: 'image.outputNorm.bias', shape: [d], init: zeros });
+  if (config.gridLayers > 0) specs.push(...gridSpecs(config));
   if (config.mergeSize > 1) {
     const merged = config.mergeSize ** 2 * d;
     specs.push(

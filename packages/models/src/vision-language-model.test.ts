@@ -75,7 +75,7 @@ describe('VisionLanguageModel', () => {
   });
 
   it('has gradients that match finite differences (wasm, float32)', () => {
-    const model = VisionLanguageModel.create({ preset: 'tiny', seed: 3, config: { imageSize: 32, patchSize: 8 } });
+    const model = VisionLanguageModel.create({ preset: 'tiny', seed: 3, config: { imageSize: 32, patchSize: 8, gridLayers: 2, gridMerge: 2 } });
     const examples = [example(model, '<answer>Left</answer>', cellImage(32, 5, [20, 20, 200], [250, 250, 250]))];
     // Cross-entropy plus a value term, so that the value head is checked too.
     const loss = (): tf.Scalar =>
@@ -86,7 +86,7 @@ describe('VisionLanguageModel', () => {
         inputs.dispose();
         return result;
       });
-    const checked = ['image.patch.weight', 'image.patchNorm.bias', 'decoder.0.norm1.bias', 'image.row', 'encoder.0.attention.qkv.weight', 'token.embedding', 'position.embedding', 'decoder.0.attention.qkv.weight', 'decoder.0.mlp.down.weight', 'head.weight', 'value.weight', 'decoder.norm.gain'];
+    const checked = ['image.patch.weight', 'image.patchNorm.bias', 'decoder.0.norm1.bias', 'image.row', 'encoder.0.attention.qkv.weight', 'token.embedding', 'position.embedding', 'decoder.0.attention.qkv.weight', 'decoder.0.mlp.down.weight', 'head.weight', 'value.weight', 'decoder.norm.gain', 'grid.input.weight', 'grid.0.up.weight', 'grid.1.down.weight', 'grid.1.norm.gain', 'grid.output.weight'];
     const variables = model.trainableVariables;
     const { grads, value } = tf.variableGrads(loss, variables);
     value.dispose();

@@ -1,5 +1,6 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { MODEL_PRESETS, patchGrid, validateModelConfig, type ModelConfig, type ModelPresetName } from './model-config';
+import { gridPropagation, mergePatchBlocks } from './grid-propagation';
 import { generate, type GenerateOptions, type GeneratedSample } from './generate';
 import { countParameters, initialParameterValues, parameterSpecs } from './model-parameters';
 import { MASKED, prepareInputs, type ModelInputs, type ModelSequence } from './model-inputs';
@@ -151,14 +152,14 @@ export class VisionLanguageModel {
     for (let layer = 0; layer < config.encoderLayers; layer++) {
       x = transformerBlock(x, weight, `encoder.${layer}`, shape, undefined, epsilon).output;
     }
-    const encoded = layerNorm(x, weight('image.outputNorm.gain'), weight('image.outputNorm.bias'), epsilon) as tf.Tensor2D;
+    let encoded = layerNorm(x, weight('image.outputNorm.gain'), weight('image.outputNorm.bias'), epsilon) as tf.Tensor2D;
+    if ((config.gridLayers ?? 0) > 0) {
+      const gridShape = { images: imageCount, patches: grid, merge: config.gridMerge };
+      encoded = gridPropagation(encoded, weight, gridShape, config.gridLayers, epsilon);
+    }
     const merge = config.mergeSize;
     if (merge === 1) return encoded;
-    // [images·grid², d] row-major → [images·(grid/m)², m²·d]: each m×m block concatenated. Rank-4
-    // transposes only: [block rows, m, block columns, m·d] → [block rows, block columns, m, m·d].
-    const blocks = grid / merge;
-    const grouped = tf.transpose(tf.reshape(encoded, [imageCount * blocks, merge, blocks, merge * d]), [0, 2, 1, 3]);
-    const concatenated = tf.reshape(grouped, [imageCount * blocks * blocks, merge * merge * d]) as tf.Tensor2D;
+    const concatenated = mergePatchBlocks(encoded, { images: imageCount, patches: grid, merge });
     const hidden = gelu(linear(concatenated, weight('image.merger.up.weight'), weight('image.merger.up.bias'))) as tf.Tensor2D;
     return linear(hidden, weight('image.merger.down.weight'), weight('image.merger.down.bias'));
   }

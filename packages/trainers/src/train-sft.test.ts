@@ -32,6 +32,20 @@ describe('collectDemonstrations', () => {
     // Every seed's episode starts at turn 0, in seed order.
     expect(demonstrations.filter((demonstration) => demonstration.turn === 0).map((demonstration) => demonstration.seed)).toEqual([1, 2, 3]);
   });
+
+  test('keeps seed and turn order while episodes play concurrently, and stops at the limit', async () => {
+    const seeds = Array.from({ length: 20 }, (_, index) => 100 + index);
+    const all = await collectDemonstrations({ envId, envOptions, seeds });
+    const key = (demonstration: { seed: number; turn: number }): string => `${demonstration.seed}:${demonstration.turn}`;
+    const expected = seeds.flatMap((seed) => {
+      const turns = all.filter((demonstration) => demonstration.seed === seed).map((demonstration) => demonstration.turn);
+      expect(turns).toEqual(turns.map((_, index) => index));
+      return turns.map((turn) => `${seed}:${turn}`);
+    });
+    expect(all.map(key)).toEqual(expected);
+    const limited = await collectDemonstrations({ envId, envOptions, seeds, limit: 7 });
+    expect(limited.map(key)).toEqual(expected.slice(0, 7));
+  });
 });
 
 describe('policyMessages', () => {
