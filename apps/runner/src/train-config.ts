@@ -75,6 +75,39 @@ export const trainConfigSchema = z
       })
       .strict()
       .prefault({}),
+    /** The reinforcement-learning phase after SFT: GRPO (default) or PPO with a critic. */
+    algorithm: z.enum(['grpo', 'ppo']).default('grpo'),
+    /** Phase 2 when `algorithm: ppo`: PPO with the value head as critic (0 steps skips it). */
+    ppo: z
+      .object({
+        steps: z.number().int().nonnegative().default(100),
+        episodesPerStep: z.number().int().positive().default(64),
+        learningRate: z.number().positive().default(5e-5),
+        /** The value head's own Adam rate (VAGEN: the critic's rate above the actor's). */
+        criticLearningRate: z.number().positive().default(3e-3),
+        temperature: z.number().positive().default(1),
+        maxTokens: z.number().int().positive().default(48),
+        clipLow: z.number().positive().default(0.2),
+        clipHigh: z.number().positive().default(0.2),
+        klCoefficient: z.number().nonnegative().default(0),
+        entropyCoefficient: z.number().default(0),
+        aggregation: z.enum(['token-mean', 'sequence-mean']).default('token-mean'),
+        epochs: z.number().int().positive().default(2),
+        miniBatches: z.number().int().positive().default(2),
+        advantageEstimator: z.enum(['bi-level', 'masked', 'turn-wise']).default('bi-level'),
+        gammaTurn: z.number().min(0).max(1).default(0.95),
+        gammaToken: z.number().min(0).max(1).default(1),
+        lambda: z.number().min(0).max(1).default(1),
+        whiten: z.boolean().default(true),
+        rewardScale: z.number().positive().default(0.1),
+        valueCoefficient: z.number().nonnegative().default(0.5),
+        valueClip: z.number().nonnegative().default(0),
+        valueWarmupSteps: z.number().int().nonnegative().default(3),
+        evalEvery: z.number().int().positive().default(10),
+        timeLimitSeconds: z.number().positive().default(330),
+      })
+      .strict()
+      .prefault({}),
     /** Save a checkpoint every this many steps (for --resume); the end of each phase always saves one. */
     checkpointEvery: z.number().int().positive().default(50),
     /** Data-parallel worker threads (default: one per spare core on the wasm/cpu backends). */

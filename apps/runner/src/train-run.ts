@@ -1,11 +1,11 @@
 import { loadCheckpoint, VisionLanguageModel } from '@saccade/models';
 import type { RunEvent } from '@saccade/spec';
-import { trainGrpo, trainSft, type PolicyEvaluation } from '@saccade/trainers';
+import { trainGrpo, trainPpo, trainSft, type PolicyEvaluation } from '@saccade/trainers';
 import type { LoadedCheckpoint } from '@saccade/models';
 import type { RunFolder } from './run-folder';
 import type { TrainConfig } from './train-config';
 
-export type Evaluation = PolicyEvaluation & { step: number; seconds: number; phase: 'sft' | 'grpo' };
+export type Evaluation = PolicyEvaluation & { step: number; seconds: number; phase: 'sft' | 'grpo' | 'ppo' };
 
 export interface TrainRunResult {
   steps: number;
@@ -23,7 +23,7 @@ export interface TrainRunOptions {
 export interface TrainRunSetup {
   model: VisionLanguageModel;
   /** Where a resumed run goes on from: its checkpoint's step, phase, optimizer. */
-  resumeFrom?: { step: number; phase: 'sft' | 'grpo'; complete: boolean; phaseStart: number; optimizer?: LoadedCheckpoint['optimizer'] };
+  resumeFrom?: { step: number; phase: 'sft' | 'grpo' | 'ppo'; complete: boolean; phaseStart: number; optimizer?: LoadedCheckpoint['optimizer'] };
 }
 
 /** The model a run starts with: fresh from the config, or the newest checkpoint's (with its optimizer) on resume. */
@@ -35,7 +35,7 @@ export async function prepareTrainRun(config: TrainConfig, folder: RunFolder, re
   const loaded = await loadCheckpoint(checkpoint.path, { expectedConfig: fresh.config });
   fresh.dispose();
   const { metadata } = checkpoint;
-  const phase = metadata['phase'] === 'grpo' ? 'grpo' : 'sft';
+  const phase = metadata['phase'] === 'grpo' || metadata['phase'] === 'ppo' ? metadata['phase'] : 'sft';
   return {
     model: loaded.model,
     resumeFrom: {
@@ -92,24 +92,22 @@ export async function runTraining(config: TrainConfig, folder: RunFolder, setup:
     step = result.steps;
   }
 
-  const inGrpo = resumeFrom?.phase === 'grpo' && !resumeFrom.complete;
-  if (config.grpo.steps > 0 && !reached() && (inGrpo || !resumeFrom || resumeFrom.phase === 'sft')) {
-    const phaseStart = inGrpo ? resumeFrom.phaseStart : step;
-    const { timeLimitSeconds, steps, ...grpo } = config.grpo;
-    const result = await trainGrpo(
-      model,
-      {
-        ...common,
-        ...grpo,
-        steps: phaseStart + steps,
-        timeLimitSeconds,
-        startStep: step,
-        ...(inGrpo && resumeFrom.optimizer ? { optimizer: resumeFrom.optimizer } : {}),
-        checkpointMetadata: { phaseStart },
-      },
-      options.emit,
-    );
-    evaluations.push(...result.evaluations.map((evaluation) => ({ ...evaluation, phase: 'grpo' as const })));
+  // Phase 2: GRPO or PPO, whichever the config names (a resumed run goes on with its checkpoint's).
+  const algorithm = config.algorithm;
+  const phaseSteps = algorithm === 'ppo' ? config.ppo.steps : config.grpo.steps;
+  const inPhase2 = resumeFrom?.phase === algorithm && !resumeFrom.complete;
+  if (phaseSteps > 0 && !reached() && (inPhase2 || !resumeFrom || resumeFrom.phase === 'sft')) {
+    const phaseStart = inPhase2 ? resumeFrom.phaseStart : step;
+    const resumed = { startStep: step, ...(inPhase2 && resumeFrom.optimizer ? { optimizer: resumeFrom.optimizer } : {}), checkpointMetadata: { phaseStart } };
+    let result;
+    if (algorithm === 'ppo') {
+      const { timeLimitSeconds, steps, ...ppo } = config.ppo;
+      result = await trainPpo(model, { ...common, ...ppo, steps: phaseStart + steps, timeLimitSeconds, phaseStart, ...resumed }, options.emit);
+    } else {
+      const { timeLimitSeconds, steps, ...grpo } = config.grpo;
+      result = await trainGrpo(model, { ...common, ...grpo, steps: phaseStart + steps, timeLimitSeconds, ...resumed }, options.emit);
+    }
+    evaluations.push(...result.evaluations.map((evaluation) => ({ ...evaluation, phase: algorithm })));
     step = result.steps;
   }
   resumeFrom?.optimizer?.dispose();

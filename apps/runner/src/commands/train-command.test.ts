@@ -62,6 +62,51 @@ describe('saccade train', () => {
     expect(message).toContain('sft: unknown key(s) "stepz"');
   });
 
+  test('algorithm: ppo runs PPO with a critic after SFT', { timeout: 180_000 }, async () => {
+    const file = join(scratch, 'ppo.yaml');
+    writeFileSync(
+      file,
+      [
+        'model: { preset: tiny }',
+        'algorithm: ppo',
+        'seeds: { train: { start: 1000, count: 8 }, eval: { start: 0, count: 3 } }',
+        'sft: { steps: 2, batchSize: 4, evalEvery: 2 }',
+        'ppo: { steps: 2, episodesPerStep: 4, maxTokens: 12, evalEvery: 2, valueWarmupSteps: 1 }',
+      ].join('\n'),
+    );
+    const output = capture();
+    const { exitCode } = await runCli(['train', '--config', file, '--name', 'ppo', '--out', scratch], output);
+    expect(output.err).toEqual([]);
+    expect(exitCode).toBe(EXIT_SUCCESS);
+    const folder = join(scratch, 'ppo');
+    const metrics = readFileSync(join(folder, 'metrics.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    // SFT steps, then PPO steps each with its rollout's figures (reward terms, success while sampling).
+    expect(metrics.map((row) => `${String(row['kind'])}@${String(row['step'])}`)).toEqual([
+      'eval@0',
+      'train@1',
+      'train@2',
+      'eval@2',
+      'rollout@3',
+      'train@3',
+      'rollout@4',
+      'train@4',
+      'eval@4',
+    ]);
+    // The PPO steps report the critic's figures; the first one trains the critic only.
+    const ppoSteps = metrics.filter((row) => row['kind'] === 'train' && Number(row['step']) > 2);
+    for (const row of ppoSteps) expect(row).toHaveProperty('valueLoss');
+    expect(ppoSteps.map((row) => row['valueWarmup'])).toEqual([1, 0]);
+    const checkpoint = JSON.parse(readFileSync(join(folder, 'checkpoints', '4', 'manifest.json'), 'utf8')) as { metadata?: Record<string, unknown> };
+    expect(checkpoint.metadata).toMatchObject({ phase: 'ppo', phaseStart: 2 });
+  });
+
+  test('an unknown algorithm is a usage error naming the choices', async () => {
+    const output = capture();
+    const { exitCode } = await runCli(['train', '--algorithm', 'dqn', '--out', scratch], output);
+    expect(exitCode).toBe(EXIT_USAGE);
+    expect(output.err.join('\n')).toMatch(/algorithm: .*"grpo".*"ppo"/);
+  });
+
   test('a missing config file is a usage error', async () => {
     const output = capture();
     const { exitCode } = await runCli(['train', '--config', join(scratch, 'missing.yaml')], output);

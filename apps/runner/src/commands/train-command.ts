@@ -20,6 +20,7 @@ interface TrainFlags {
   preset?: string;
   steps?: number;
   grpoSteps?: number;
+  algorithm?: string;
   batchSize?: number;
   learningRate?: number;
   evalEvery?: number;
@@ -47,6 +48,7 @@ export function trainCommand(output: Output, setExitCode: (code: number) => void
     .option('--preset <preset>', 'model preset: tiny | small')
     .option('--steps <n>', 'SFT steps', integer)
     .option('--grpo-steps <n>', 'GRPO steps after SFT (0 skips GRPO)', integer)
+    .option('--algorithm <name>', 'the RL phase after SFT: grpo (default) | ppo (settings under `ppo:` in the config)')
     .option('--batch-size <n>', 'SFT examples per step', integer)
     .option('--learning-rate <x>', 'SFT peak learning rate', Number)
     .option('--eval-every <n>', 'SFT steps between held-out evaluations', integer)
@@ -73,6 +75,7 @@ export function trainCommand(output: Output, setExitCode: (code: number) => void
             outputFolder: flags.out,
             seed: flags.seed,
             targetSuccess: flags.targetSuccess,
+            algorithm: flags.algorithm,
             checkpointEvery: flags.checkpointEvery,
             workers: flags.workers,
             model: flags.preset === undefined ? undefined : { preset: flags.preset },
@@ -118,7 +121,7 @@ export function trainCommand(output: Output, setExitCode: (code: number) => void
         runFolder: folder.path,
         runName: name,
         ...(backend ? { backend: backend.name } : {}),
-        totalSteps: config.sft.steps + config.grpo.steps,
+        totalSteps: config.sft.steps + (config.algorithm === 'ppo' ? config.ppo.steps : config.grpo.steps),
         plain: flags.plain === true,
         stop: () => controller.abort(),
       });
