@@ -1,18 +1,17 @@
 import { createRng } from '@saccade/core';
-import { createAdamOptimizer, DataParallel, type LossReference, type VisionLanguageModel } from '@saccade/models';
+import type { LossReference, VisionLanguageModel } from '@saccade/models';
 import type { RunEvent } from '@saccade/spec';
 import type * as tf from '@tensorflow/tfjs-core';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { computeGrpoAdvantages } from './advantages/index';
-import { summarizeEpisodes } from './evaluate-policy';
 import type { PolicyExample, PolicyLossContext } from './losses/policy-loss';
-import { createHeldOutEvaluator, type TimedEvaluation } from './held-out-evaluator';
-import { playEpisodes, type PlayedEpisode } from './play-episodes';
-import { attachReferenceLogProbs, cloneModel, maskedTokens, meanRewardTerms, runPolicyUpdates } from './policy-training';
+import type { TimedEvaluation } from './held-out-evaluator';
+import type { PlayedEpisode } from './play-episodes';
+import { startPolicyPhase } from './policy-phase';
+import { attachReferenceLogProbs, maskedTokens, runPolicyUpdates } from './policy-training';
 import type { PolicyView } from './policy-messages';
-import { assertDisjointSeeds, seedRange, type SeedRange } from './seed-range';
-import { endTrainingStep, saveTrainingCheckpoint } from './training-checkpoint';
+import type { SeedRange } from './seed-range';
 
 export interface TrainGrpoSettings {
   envId: string;
@@ -97,79 +96,31 @@ export async function trainGrpo(
   settings: TrainGrpoSettings,
   onEvent: (event: RunEvent) => void = () => {},
 ): Promise<TrainGrpoResult> {
-  const now = (): string => new Date().toISOString();
-  const log = (message: string, data?: Record<string, unknown>): void =>
-    onEvent({ type: 'log', time: now(), level: 'info', message, ...(data ? { data } : {}) });
-  assertDisjointSeeds(settings.trainSeeds, settings.evalSeeds);
   if (settings.groupSize < 2) throw new RangeError(`GRPO needs groupSize ≥ 2 (advantages are relative to the group); got ${settings.groupSize}.`);
-  const trainSeeds = seedRange(settings.trainSeeds);
-  const evalSeeds = seedRange(settings.evalSeeds);
-  const optimizer = settings.optimizer ?? createAdamOptimizer({ learningRate: settings.learningRate });
-  const parallel = await DataParallel.create(model, settings.workers === undefined ? {} : { workers: settings.workers });
-  const klCoefficient = settings.klCoefficient ?? 0;
-  const reference = klCoefficient > 0 ? cloneModel(model) : undefined;
+  const phase = await startPolicyPhase(model, 'grpo', settings, onEvent);
+  const { trainSeeds, optimizer, parallel, reference, klCoefficient } = phase;
   const loss = policyLossReference();
-  const started = performance.now();
-  const seconds = (): number => (performance.now() - started) / 1000;
-  log(`GRPO on ${parallel.threadCount} thread(s): ${settings.promptsPerStep} seeds × ${settings.groupSize} per step`);
-
-  const { evaluations, evaluate } = createHeldOutEvaluator(
-    model,
-    {
-      envId: settings.envId,
-      envOptions: settings.envOptions ?? {},
-      view: settings.view,
-      maxTurns: settings.maxTurns,
-      seeds: evalSeeds,
-      parallel,
-      seconds,
-      ...(settings.signal ? { signal: settings.signal } : {}),
-    },
-    onEvent,
-  );
+  phase.log(`GRPO on ${parallel.threadCount} thread(s): ${settings.promptsPerStep} seeds × ${settings.groupSize} per step`);
 
   let step = settings.startStep ?? 0;
   try {
-    if (step === 0) await evaluate(0);
+    if (step === 0) await phase.evaluate(0);
     while (step < settings.steps) {
       settings.signal?.throwIfAborted();
       const rolloutStarted = performance.now();
       const stepRng = createRng(settings.seed).fork(`grpo-step-${step}`);
       const prompts = Array.from({ length: settings.promptsPerStep }, () => trainSeeds[Math.floor(stepRng.next() * trainSeeds.length)]!);
-      const episodes = await playEpisodes(model, {
-        envId: settings.envId,
-        envOptions: settings.envOptions ?? {},
-        seeds: prompts.flatMap((seed) => Array.from({ length: settings.groupSize }, () => seed)),
-        view: settings.view,
-        maxTurns: settings.maxTurns,
-        temperature: settings.temperature ?? 1,
-        maxTokens: settings.maxTokens ?? 48,
-        samplingSeed: Math.floor(stepRng.next() * 2 ** 31),
-        parallel,
-        ...(settings.signal ? { signal: settings.signal } : {}),
-      });
+      const episodes = await phase.play(
+        prompts.flatMap((seed) => Array.from({ length: settings.groupSize }, () => seed)),
+        stepRng,
+      );
       const rolloutSeconds = (performance.now() - rolloutStarted) / 1000;
       const groupIds = episodes.map((_, index) => Math.floor(index / settings.groupSize));
       const scores = episodes.map((episode) => ((settings.score ?? 'return') === 'success' ? (episode.success ? 1 : 0) : episode.return));
       const advantages = computeGrpoAdvantages({ scores, groupIds, normalizeStd: settings.normalizeStd ?? true });
       const examples = policyExamples(episodes, advantages, groupIds, settings.skipUniformGroups ?? true, scores);
       if (reference) attachReferenceLogProbs(reference, examples);
-      const summary = summarizeEpisodes(episodes);
-      onEvent({
-        type: 'rollout-end',
-        time: now(),
-        step: step + 1,
-        episodes: episodes.length,
-        metrics: {
-          success: summary.success,
-          meanReward: summary.meanReward,
-          formatRate: summary.formatRate,
-          meanTurns: summary.meanTurns,
-          trainedSequences: examples.length,
-          episodesPerSecond: episodes.length / rolloutSeconds,
-          ...meanRewardTerms(episodes),
-        },
-      });
+      phase.reportRollout(step, episodes, examples.length, rolloutSeconds);
 
       const updateStarted = performance.now();
       const { metrics, tokens } = await runPolicyUpdates({
@@ -193,31 +144,14 @@ export async function trainGrpo(
         }),
       });
       step++;
-      const updateSeconds = (performance.now() - updateStarted) / 1000;
-      onEvent({
-        type: 'update-end',
-        time: now(),
-        step,
-        metrics: {
-          ...metrics,
-          learningRate: settings.learningRate,
-          tokensPerSecond: updateSeconds > 0 ? tokens / updateSeconds : 0,
-          rolloutSeconds,
-          updateSeconds,
-          seconds: seconds(),
-        },
-      });
-      if (await endTrainingStep(step, 'grpo', settings, { model, optimizer, seconds, evaluate, onEvent })) break;
+      phase.reportUpdate(step, metrics, tokens, rolloutSeconds, (performance.now() - updateStarted) / 1000);
+      if (await phase.endStep(step)) break;
     }
-    if (settings.checkpointFolder) {
-      await saveTrainingCheckpoint(model, optimizer, settings.checkpointFolder, { ...settings.checkpointMetadata, step, phase: 'grpo', complete: true }, onEvent);
-    }
+    await phase.finish(step);
   } finally {
-    if (!settings.optimizer) optimizer.dispose();
-    reference?.dispose();
-    await parallel.close();
+    await phase.close();
   }
-  return { steps: step, seconds: seconds(), evaluations };
+  return { steps: step, seconds: phase.seconds(), evaluations: phase.evaluations };
 }
 
 /** Every turn of every episode with a non-zero advantage, as a training sequence. */

@@ -2,7 +2,7 @@ import { createRng } from '@saccade/core';
 import {
   clipByGlobalNorm,
   createAdamOptimizer,
-  DataParallel,
+  type DataParallel,
   type DataParallelStepResult,
   type LossReference,
   type VisionLanguageModel,
@@ -12,14 +12,11 @@ import type { RunEvent } from '@saccade/spec';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { computeBiLevelGaeBatch, computeMaskedGaeBatch, computeTurnWiseGaeBatch, maskedMoments, type TurnSequence } from './advantages/index';
-import { summarizeEpisodes } from './evaluate-policy';
-import { createHeldOutEvaluator } from './held-out-evaluator';
 import type { PpoExample, PpoLossContext } from './losses/ppo-loss';
-import { playEpisodes, type PlayedEpisode } from './play-episodes';
-import { attachReferenceLogProbs, cloneModel, forEachForward, maskedTokens, meanRewardTerms, runPolicyUpdates } from './policy-training';
-import { assertDisjointSeeds, seedRange } from './seed-range';
-import type { TrainGrpoResult, TrainGrpoSettings } from './train-grpo';
-import { endTrainingStep, saveTrainingCheckpoint } from './training-checkpoint';
+import type { PlayedEpisode } from './play-episodes';
+import { startPolicyPhase, type PolicyPhaseSettings } from './policy-phase';
+import { attachReferenceLogProbs, forEachForward, maskedTokens, runPolicyUpdates } from './policy-training';
+import type { TrainGrpoResult } from './train-grpo';
 
 /** Which GAE turns the critic's values and the turns' rewards into advantages (docs/advantages.md). */
 export type AdvantageEstimator = 'bi-level' | 'masked' | 'turn-wise';
@@ -41,7 +38,7 @@ export interface PpoAdvantageSettings {
 }
 
 export interface TrainPpoSettings
-  extends Omit<TrainGrpoSettings, 'promptsPerStep' | 'groupSize' | 'score' | 'normalizeStd' | 'skipUniformGroups'>,
+  extends PolicyPhaseSettings,
     PpoAdvantageSettings {
   /** Episodes played per step, each on a training seed drawn at random. */
   episodesPerStep: number;
@@ -85,82 +82,31 @@ export async function trainPpo(
   settings: TrainPpoSettings,
   onEvent: (event: RunEvent) => void = () => {},
 ): Promise<TrainPpoResult> {
-  const now = (): string => new Date().toISOString();
-  const log = (message: string, data?: Record<string, unknown>): void =>
-    onEvent({ type: 'log', time: now(), level: 'info', message, ...(data ? { data } : {}) });
-  assertDisjointSeeds(settings.trainSeeds, settings.evalSeeds);
   if (!Number.isSafeInteger(settings.episodesPerStep) || settings.episodesPerStep < 1) {
     throw new RangeError(`PPO needs episodesPerStep ≥ 1; got ${settings.episodesPerStep}.`);
   }
-  const trainSeeds = seedRange(settings.trainSeeds);
-  const evalSeeds = seedRange(settings.evalSeeds);
-  const optimizer = settings.optimizer ?? createAdamOptimizer({ learningRate: settings.learningRate });
-  const parallel = await DataParallel.create(model, settings.workers === undefined ? {} : { workers: settings.workers });
-  const klCoefficient = settings.klCoefficient ?? 0;
-  const reference = klCoefficient > 0 ? cloneModel(model) : undefined;
+  const phase = await startPolicyPhase(model, 'ppo', settings, onEvent);
+  const { trainSeeds, optimizer, parallel, reference, klCoefficient } = phase;
   const loss = ppoLossReference();
   const criticLearningRate = settings.criticLearningRate;
   const critic = criticLearningRate === undefined ? undefined : createAdamOptimizer({ learningRate: criticLearningRate });
-  const started = performance.now();
-  const seconds = (): number => (performance.now() - started) / 1000;
   const estimator = settings.advantageEstimator ?? 'bi-level';
-  log(`PPO (${estimator} GAE) on ${parallel.threadCount} thread(s): ${settings.episodesPerStep} episodes per step`);
-
-  const { evaluations, evaluate } = createHeldOutEvaluator(
-    model,
-    {
-      envId: settings.envId,
-      envOptions: settings.envOptions ?? {},
-      view: settings.view,
-      maxTurns: settings.maxTurns,
-      seeds: evalSeeds,
-      parallel,
-      seconds,
-      ...(settings.signal ? { signal: settings.signal } : {}),
-    },
-    onEvent,
-  );
+  phase.log(`PPO (${estimator} GAE) on ${parallel.threadCount} thread(s): ${settings.episodesPerStep} episodes per step`);
 
   let step = settings.startStep ?? 0;
   const warmupEnd = (settings.phaseStart ?? step) + (settings.valueWarmupSteps ?? 0);
   try {
-    if (step === 0) await evaluate(0);
+    if (step === 0) await phase.evaluate(0);
     while (step < settings.steps) {
       settings.signal?.throwIfAborted();
       const rolloutStarted = performance.now();
       const stepRng = createRng(settings.seed).fork(`ppo-step-${step}`);
       const seeds = Array.from({ length: settings.episodesPerStep }, () => trainSeeds[Math.floor(stepRng.next() * trainSeeds.length)]!);
-      const episodes = await playEpisodes(model, {
-        envId: settings.envId,
-        envOptions: settings.envOptions ?? {},
-        seeds,
-        view: settings.view,
-        maxTurns: settings.maxTurns,
-        temperature: settings.temperature ?? 1,
-        maxTokens: settings.maxTokens ?? 48,
-        samplingSeed: Math.floor(stepRng.next() * 2 ** 31),
-        parallel,
-        ...(settings.signal ? { signal: settings.signal } : {}),
-      });
+      const episodes = await phase.play(seeds, stepRng);
       const { examples, statistics } = ppoBatch(model, episodes, settings);
       if (reference) attachReferenceLogProbs(reference, examples);
       const rolloutSeconds = (performance.now() - rolloutStarted) / 1000;
-      const summary = summarizeEpisodes(episodes);
-      onEvent({
-        type: 'rollout-end',
-        time: now(),
-        step: step + 1,
-        episodes: episodes.length,
-        metrics: {
-          success: summary.success,
-          meanReward: summary.meanReward,
-          formatRate: summary.formatRate,
-          meanTurns: summary.meanTurns,
-          trainedSequences: examples.length,
-          episodesPerSecond: episodes.length / rolloutSeconds,
-          ...meanRewardTerms(episodes),
-        },
-      });
+      phase.reportRollout(step, episodes, examples.length, rolloutSeconds);
 
       const updateStarted = performance.now();
       const warmingUp = step < warmupEnd;
@@ -193,33 +139,15 @@ export async function trainPpo(
       });
       step++;
       const updateSeconds = (performance.now() - updateStarted) / 1000;
-      onEvent({
-        type: 'update-end',
-        time: now(),
-        step,
-        metrics: {
-          ...metrics,
-          ...statistics,
-          valueWarmup: warmingUp ? 1 : 0,
-          learningRate: settings.learningRate,
-          tokensPerSecond: updateSeconds > 0 ? tokens / updateSeconds : 0,
-          rolloutSeconds,
-          updateSeconds,
-          seconds: seconds(),
-        },
-      });
-      if (await endTrainingStep(step, 'ppo', settings, { model, optimizer, seconds, evaluate, onEvent })) break;
+      phase.reportUpdate(step, { ...metrics, ...statistics, valueWarmup: warmingUp ? 1 : 0 }, tokens, rolloutSeconds, updateSeconds);
+      if (await phase.endStep(step)) break;
     }
-    if (settings.checkpointFolder) {
-      await saveTrainingCheckpoint(model, optimizer, settings.checkpointFolder, { ...settings.checkpointMetadata, step, phase: 'ppo', complete: true }, onEvent);
-    }
+    await phase.finish(step);
   } finally {
-    if (!settings.optimizer) optimizer.dispose();
     critic?.dispose();
-    reference?.dispose();
-    await parallel.close();
+    await phase.close();
   }
-  return { steps: step, seconds: seconds(), evaluations };
+  return { steps: step, seconds: phase.seconds(), evaluations: phase.evaluations };
 }
 
 /**

@@ -79,7 +79,6 @@ export async function trainSft(
 
   assertDisjointSeeds(settings.trainSeeds, settings.evalSeeds);
   const seeds = seedRange(settings.trainSeeds);
-  const evalSeeds = seedRange(settings.evalSeeds);
 
   log(`collecting solver demonstrations on ${seeds.length} seeds of ${settings.envId}`);
   const demonstrations = await collectDemonstrations({ envId: settings.envId, envOptions: settings.envOptions ?? {}, seeds, maxTurns: settings.maxTurns });
@@ -113,20 +112,7 @@ export async function trainSft(
   const started = performance.now();
   const seconds = (): number => (performance.now() - started) / 1000;
 
-  const { evaluations, evaluate } = createHeldOutEvaluator(
-    model,
-    {
-      envId: settings.envId,
-      envOptions: settings.envOptions ?? {},
-      view: settings.view,
-      maxTurns: settings.maxTurns,
-      seeds: evalSeeds,
-      parallel,
-      seconds,
-      ...(settings.signal ? { signal: settings.signal } : {}),
-    },
-    onEvent,
-  );
+  const { evaluations, evaluate } = createHeldOutEvaluator(model, settings, parallel, seconds, onEvent);
 
   let step = settings.startStep ?? 0;
   try {

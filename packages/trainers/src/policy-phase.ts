@@ -1,0 +1,132 @@
+import type { Rng } from '@saccade/core';
+import { createAdamOptimizer, DataParallel, type VisionLanguageModel } from '@saccade/models';
+import type { RunEvent } from '@saccade/spec';
+import type * as tf from '@tensorflow/tfjs-core';
+import type { PolicyEvaluation } from './evaluate-policy';
+import { summarizeEpisodes } from './evaluate-policy';
+import { createHeldOutEvaluator, type TimedEvaluation } from './held-out-evaluator';
+import { playEpisodes, type PlayedEpisode } from './play-episodes';
+import { cloneModel, meanRewardTerms } from './policy-training';
+import { assertDisjointSeeds, seedRange } from './seed-range';
+import type { TrainGrpoSettings } from './train-grpo';
+import { endTrainingStep, saveTrainingCheckpoint, type TrainingCheckpointMetadata } from './training-checkpoint';
+
+/** The settings GRPO and PPO have in common (PPO's leave out only GRPO's grouping and scoring). */
+export type PolicyPhaseSettings = Omit<TrainGrpoSettings, 'promptsPerStep' | 'groupSize' | 'score' | 'normalizeStd' | 'skipUniformGroups'>;
+
+/**
+ * What a policy-gradient phase (GRPO, PPO) sets up, reports and tears down alike: the optimizer,
+ * the threads, the frozen KL reference, the held-out evaluator, the sampled training episodes, the
+ * rollout and update events, the end of each step and of the phase.
+ */
+export interface PolicyPhase {
+  now: () => string;
+  log: (message: string) => void;
+  trainSeeds: number[];
+  optimizer: tf.AdamOptimizer;
+  parallel: DataParallel;
+  /** The starting policy, kept only when the KL term is on. */
+  reference: VisionLanguageModel | undefined;
+  klCoefficient: number;
+  /** Seconds since the phase started. */
+  seconds: () => number;
+  evaluations: TimedEvaluation[];
+  evaluate: (step: number) => Promise<PolicyEvaluation>;
+  /** One step's training episodes with the sampling policy; the sampler's seed is drawn from `rng`. */
+  play: (seeds: readonly number[], rng: Rng) => Promise<PlayedEpisode[]>;
+  /** The `rollout-end` event of step `step + 1`. */
+  reportRollout: (step: number, episodes: readonly PlayedEpisode[], trainedSequences: number, rolloutSeconds: number) => void;
+  /** The `update-end` event: the update's metrics, then the rate and timings every phase reports. */
+  reportUpdate: (step: number, metrics: Record<string, number>, tokens: number, rolloutSeconds: number, updateSeconds: number) => void;
+  /** Evaluation, time limit, target, pause hook and checkpoint after a step; true when the phase stops. */
+  endStep: (step: number) => Promise<boolean>;
+  /** The checkpoint the phase ends with. */
+  finish: (step: number) => Promise<void>;
+  /** Frees what the phase made (the optimizer only when the caller did not pass one). */
+  close: () => Promise<void>;
+}
+
+export async function startPolicyPhase(
+  model: VisionLanguageModel,
+  phase: TrainingCheckpointMetadata['phase'],
+  settings: PolicyPhaseSettings,
+  onEvent: (event: RunEvent) => void,
+): Promise<PolicyPhase> {
+  const now = (): string => new Date().toISOString();
+  assertDisjointSeeds(settings.trainSeeds, settings.evalSeeds);
+  const trainSeeds = seedRange(settings.trainSeeds);
+  const optimizer = settings.optimizer ?? createAdamOptimizer({ learningRate: settings.learningRate });
+  const parallel = await DataParallel.create(model, settings.workers === undefined ? {} : { workers: settings.workers });
+  const klCoefficient = settings.klCoefficient ?? 0;
+  const reference = klCoefficient > 0 ? cloneModel(model) : undefined;
+  const started = performance.now();
+  const seconds = (): number => (performance.now() - started) / 1000;
+  const { evaluations, evaluate } = createHeldOutEvaluator(model, settings, parallel, seconds, onEvent);
+  return {
+    now,
+    log: (message) => onEvent({ type: 'log', time: now(), level: 'info', message }),
+    trainSeeds,
+    optimizer,
+    parallel,
+    reference,
+    klCoefficient,
+    seconds,
+    evaluations,
+    evaluate,
+    play: (seeds, rng) =>
+      playEpisodes(model, {
+        envId: settings.envId,
+        envOptions: settings.envOptions ?? {},
+        seeds,
+        view: settings.view,
+        maxTurns: settings.maxTurns,
+        temperature: settings.temperature ?? 1,
+        maxTokens: settings.maxTokens ?? 48,
+        samplingSeed: Math.floor(rng.next() * 2 ** 31),
+        parallel,
+        ...(settings.signal ? { signal: settings.signal } : {}),
+      }),
+    reportRollout: (step, episodes, trainedSequences, rolloutSeconds) => {
+      const summary = summarizeEpisodes(episodes);
+      onEvent({
+        type: 'rollout-end',
+        time: now(),
+        step: step + 1,
+        episodes: episodes.length,
+        metrics: {
+          success: summary.success,
+          meanReward: summary.meanReward,
+          formatRate: summary.formatRate,
+          meanTurns: summary.meanTurns,
+          trainedSequences,
+          episodesPerSecond: episodes.length / rolloutSeconds,
+          ...meanRewardTerms(episodes),
+        },
+      });
+    },
+    reportUpdate: (step, metrics, tokens, rolloutSeconds, updateSeconds) =>
+      onEvent({
+        type: 'update-end',
+        time: now(),
+        step,
+        metrics: {
+          ...metrics,
+          learningRate: settings.learningRate,
+          tokensPerSecond: updateSeconds > 0 ? tokens / updateSeconds : 0,
+          rolloutSeconds,
+          updateSeconds,
+          seconds: seconds(),
+        },
+      }),
+    endStep: (step) => endTrainingStep(step, phase, settings, { model, optimizer, seconds, evaluate, onEvent }),
+    finish: async (step) => {
+      if (!settings.checkpointFolder) return;
+      await saveTrainingCheckpoint(model, optimizer, settings.checkpointFolder, { ...settings.checkpointMetadata, step, phase, complete: true }, onEvent);
+    },
+    close: async () => {
+      if (!settings.optimizer) optimizer.dispose();
+      reference?.dispose();
+      await parallel.close();
+    },
+  };
+}
