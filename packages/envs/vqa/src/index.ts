@@ -24,5 +24,5 @@ export {
   type VisionQATaskInput,
 } from './task/vision-qa-task';
 export { TaskFileError } from './task/task-file-error';
-export { parseTaskLine, readTaskFile, type ParseTaskLineOptions, type ReadTaskFileOptions } from './task/read-task-file';
+export { describeReceived, describeZodIssue, parseTaskLine, readTaskFile, type ParseTaskLineOptions, type ReadTaskFileOptions } from './task/read-task-file';
 export { formatTaskLine, writeTaskFile } from './task/write-task-file';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { describeIssue } from '../errors/describe-issue';
+import { describeZodIssue } from '@saccade/env-vqa';
 import { GroundingFileError } from '../errors/grounding-file-error';
 import { DEFAULT_MCTS_SETTINGS, type MctsNode, type MctsResult, type MctsSettings } from './mcts';
 import { writeFileAtomic } from './write-file-atomic';
@@ -79,7 +79,7 @@ export function readTreeFile(file: string): MctsTreeFile {
   }
   const parsed = treeFileSchema.safeParse(json);
   if (!parsed.success) {
-    throw new GroundingFileError({ file, ...describeIssue(parsed.error.issues, json) });
+    throw new GroundingFileError({ file, ...describeZodIssue(parsed.error.issues, json, '(root)') });
   }
   return parsed.data as MctsTreeFile;
 }

@@ -4,7 +4,7 @@ import { createInterface } from 'node:readline';
 import { contentHash, loadImage } from '@saccade/image';
 import { IMAGE_PLACEHOLDER, type ImageData } from '@saccade/spec';
 import { z } from 'zod';
-import { describeIssue, describeValue } from '../errors/describe-issue';
+import { describeReceived, describeZodIssue } from '@saccade/env-vqa';
 import { GroundingFileError } from '../errors/grounding-file-error';
 import { writeFileAtomic } from '../search/write-file-atomic';
 
@@ -121,9 +121,9 @@ export async function readSftFile(file: string): Promise<SftFileRecord[]> {
       } catch (error) {
         throw new GroundingFileError({ file, line, field: '(line)', expected: 'a JSON object', received: `text that is not JSON (${(error as Error).message})`, cause: error });
       }
-      if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new GroundingFileError({ file, line, field: '(line)', expected: 'a JSON object', received: describeValue(raw) });
+      if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new GroundingFileError({ file, line, field: '(line)', expected: 'a JSON object', received: describeReceived(raw) });
       const parsed = sftFileLineSchema.safeParse(raw);
-      if (!parsed.success) throw new GroundingFileError({ file, line, ...describeIssue(parsed.error.issues, raw) });
+      if (!parsed.success) throw new GroundingFileError({ file, line, ...describeZodIssue(parsed.error.issues, raw, '(root)') });
       const record = parsed.data as SftFileRecord;
       record.images = record.images.map((path) => (isAbsolute(path) ? path : resolve(folder, path)));
       records.push(record);

@@ -30,11 +30,23 @@ function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
 const fieldName = (path: readonly PropertyKey[]) =>
   path.reduce<string>((name, key) => (typeof key === 'number' ? `${name}[${key}]` : name.length === 0 ? String(key) : `${name}.${String(key)}`), '');
 
-/** The first problem zod found, as a TaskFileError naming the field. */
-export function taskErrorFromIssues(issues: readonly z.core.$ZodIssue[], raw: unknown, file: string, line: number): TaskFileError {
+/**
+ * The first problem zod found in `raw`: the field's path (`rootField` when it is `raw` itself),
+ * what was expected and a short description of what came. File readers put these in their errors.
+ */
+export function describeZodIssue(
+  issues: readonly z.core.$ZodIssue[],
+  raw: unknown,
+  rootField: string,
+): { field: string; expected: string; received: string } {
   const issue = issues[0]!;
   // A union's inner issues name the exact branch that failed; its own message is the clearer one.
-  return new TaskFileError({ file, line, field: fieldName(issue.path) || '(line)', expected: issue.message, received: describeReceived(valueAt(raw, issue.path)) });
+  return { field: fieldName(issue.path) || rootField, expected: issue.message, received: describeReceived(valueAt(raw, issue.path)) };
+}
+
+/** The first problem zod found, as a TaskFileError naming the field. */
+export function taskErrorFromIssues(issues: readonly z.core.$ZodIssue[], raw: unknown, file: string, line: number): TaskFileError {
+  return new TaskFileError({ file, line, ...describeZodIssue(issues, raw, '(line)') });
 }
 
 export interface ParseTaskLineOptions {
