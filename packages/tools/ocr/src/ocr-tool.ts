@@ -2,7 +2,7 @@ import { defineTool } from '@saccade/core';
 import { clipBox, crop, decodeImage } from '@saccade/image';
 import type { Tool } from '@saccade/spec';
 import { z } from 'zod';
-import { defaultOcrModelPaths, loadOcrEngine, type OcrEngine } from './ocr-engine';
+import { DEFAULT_OCR_THREADS, defaultOcrModelPaths, loadOcrEngine, type OcrEngine } from './ocr-engine';
 import type { OcrModelPaths, TextBox } from './ocr-models';
 import type { OnnxSessionSettings } from './paddle-ocr';
 
@@ -37,7 +37,7 @@ export async function closeOcrEngines(): Promise<void> {
 }
 
 function sharedEngine(paths: OcrModelPaths, settings: OnnxSessionSettings): Promise<OcrEngine> {
-  const key = JSON.stringify([paths, settings.threads]);
+  const key = JSON.stringify([paths, settings.threads ?? DEFAULT_OCR_THREADS]);
   let engine = engines.get(key);
   if (engine === undefined) {
     engine = loadOcrEngine(paths, settings);

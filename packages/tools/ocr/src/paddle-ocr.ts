@@ -1,14 +1,17 @@
 import { readFile } from 'node:fs/promises';
 import type { RawImage } from '@saccade/image';
 import * as ort from 'onnxruntime-node';
+import { optimizeOnnxModel } from './optimize-onnx-model';
+import { openModelRunner, openSession } from './model-runner';
 import type { DetectedText, OcrRunOptions, RecognizedText, TextBox, TextDetector, TextRecognizer } from './ocr-models';
 import { resizeBilinear } from './pixels';
 
 export interface OnnxSessionSettings {
   /**
-   * Threads per model run (onnxruntime's intra-op threads). Default 1: on a busy machine (several
-   * rollouts at once) onnxruntime's spinning thread pool was 2× slower than one thread; raise it on a
-   * free many-core host.
+   * Threads a model may use (default 1 here; loadOcrEngine and the OCR tool: DEFAULT_OCR_THREADS). The
+   * detector gets them as onnxruntime's intra-op threads (not spinning while idle, so a busy machine
+   * loses nothing); the recogniser reads that many lines at once, one single-threaded session per
+   * worker thread, shared by concurrent calls.
    */
   threads?: number;
 }
@@ -56,18 +59,25 @@ export interface PaddleRecognizerSettings extends OnnxSessionSettings {
 const MEAN = [0.485, 0.456, 0.406];
 const STD = [0.229, 0.224, 0.225];
 
-async function openSession(modelPath: string, { threads = 1 }: OnnxSessionSettings): Promise<ort.InferenceSession> {
+/**
+ * A model file's bytes, rewritten by optimizeOnnxModel. Bytes it cannot read as an ONNX graph go to
+ * onnxruntime as they are, which says what is wrong with them.
+ */
+async function readModel(modelPath: string): Promise<Uint8Array> {
+  const bytes = await readFile(modelPath).catch((error: unknown) => {
+    throw new Error(`expected an ONNX model at ${modelPath}, could not load it: ${(error as Error).message}`, { cause: error });
+  });
   try {
-    return await ort.InferenceSession.create(modelPath, { executionProviders: ['cpu'], intraOpNumThreads: threads, interOpNumThreads: 1 });
-  } catch (error) {
-    throw new Error(`expected an ONNX model at ${modelPath}, could not load it: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    return optimizeOnnxModel(bytes).model;
+  } catch {
+    return bytes;
   }
 }
 
 /** PaddleOCR's DB text detector on onnxruntime: probability map, threshold, connected components, unclip. */
 export async function createPaddleDetector(settings: PaddleDetectorSettings): Promise<TextDetector> {
   const { maxSide = 960, threshold = 0.3, boxThreshold = 0.6, unclipRatio = 1.5 } = settings;
-  const session = await openSession(settings.modelPath, settings);
+  const session = await openSession(await readModel(settings.modelPath), settings.modelPath, settings.threads);
   const input = session.inputNames[0]!;
   const output = session.outputNames[0]!;
   return {
@@ -154,9 +164,7 @@ export async function createPaddleRecognizer(settings: PaddleRecognizerSettings)
   const lines = dictionary.split(/\r?\n/);
   if (lines.at(-1) === '') lines.pop();
   const characters = ['', ...(halfWidth ? lines.map(toHalfWidth) : lines), ' '];
-  const session = await openSession(settings.modelPath, settings);
-  const input = session.inputNames[0]!;
-  const output = session.outputNames[0]!;
+  const runner = await openModelRunner(await readModel(settings.modelPath), settings.modelPath, settings.threads);
 
   async function batch(images: readonly RawImage[]): Promise<RecognizedText[]> {
     // One width for the batch: the widest line's, at least minWidth.
@@ -174,33 +182,35 @@ export async function createPaddleRecognizer(settings: PaddleRecognizerSettings)
         }
       }
     });
-    const results = await session.run({ [input]: new ort.Tensor('float32', tensor, [images.length, 3, height, width]) });
-    const probabilities = results[output]!;
-    const [, steps, classes] = probabilities.dims as [number, number, number];
+    const { data, dims } = await runner.run(tensor, [images.length, 3, height, width]);
+    const [, steps, classes] = dims as [number, number, number];
     if (classes !== characters.length) {
-      probabilities.dispose();
       throw new Error(`expected the recognition model to output ${characters.length} classes (the dictionary's ${lines.length} characters, blank and space), it outputs ${classes}`);
     }
-    const data = probabilities.data as Float32Array;
-    const decoded = images.map((_, item) => decode(data, item * steps * classes, steps, classes, characters, spaceThreshold));
-    probabilities.dispose();
-    return decoded;
+    return images.map((_, item) => decode(data, item * steps * classes, steps, classes, characters, spaceThreshold));
   }
 
   return {
     async recognize(images: readonly RawImage[], { signal }: OcrRunOptions = {}): Promise<RecognizedText[]> {
       const order = images.map((image, index) => ({ index, ratio: image.width / image.height })).sort((a, b) => a.ratio - b.ratio);
       const texts: RecognizedText[] = new Array(images.length);
-      // Lines of similar shape share a batch, so little of each batch is padding.
-      for (let start = 0; start < order.length; start += batchSize) {
-        signal?.throwIfAborted();
-        const group = order.slice(start, start + batchSize);
-        const read = await batch(group.map(({ index }) => images[index]!));
-        group.forEach(({ index }, position) => (texts[index] = read[position]!));
-      }
+      // Lines of similar shape share a batch, so little of each batch is padding. Widest first, so that
+      // with several threads the last batch to start is a short one.
+      const groups: (typeof order)[] = [];
+      for (let start = 0; start < order.length; start += batchSize) groups.push(order.slice(start, start + batchSize));
+      groups.reverse();
+      // One lane per thread of the runner, each taking the next batch when its last one is read.
+      const lane = async () => {
+        for (let group = groups.shift(); group !== undefined; group = groups.shift()) {
+          signal?.throwIfAborted();
+          const read = await batch(group.map(({ index }) => images[index]!));
+          group.forEach(({ index }, position) => (texts[index] = read[position]!));
+        }
+      };
+      await Promise.all(Array.from({ length: runner.concurrency }, lane));
       return texts;
     },
-    close: () => session.release(),
+    close: () => runner.close(),
   };
 }
 
