@@ -1,5 +1,6 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { InvalidArgumentError } from '@saccade/spec';
+import { FusedAdamOptimizer, fusedAdamAvailable } from '@saccade/tensor';
 import type { ModelSequence } from './model-inputs';
 import type { VisionLanguageModel } from './vision-language-model';
 import type { ShardLossOutput } from './parallel/shard-loss';
@@ -13,7 +14,8 @@ export interface AdamSettings {
 
 /** tf.train.adam with PyTorch's defaults (epsilon 1e-8). */
 export function createAdamOptimizer(settings: AdamSettings): tf.AdamOptimizer {
-  return tf.train.adam(settings.learningRate, settings.beta1 ?? 0.9, settings.beta2 ?? 0.999, settings.epsilon ?? 1e-8);
+  // tfjs's Adam, each weight's update (clipping's scale included) one kernel on wasm.
+  return new FusedAdamOptimizer(settings.learningRate, settings.beta1 ?? 0.9, settings.beta2 ?? 0.999, settings.epsilon ?? 1e-8);
 }
 
 /** Changes an Adam optimizer's learning rate in place (for schedules; tfjs keeps it as a field). */
@@ -46,6 +48,11 @@ export interface ApplyLossResult {
   gradientNorm: number;
 }
 
+/** A FusedAdamOptimizer (tfjs optimizers answer `instanceof` for any optimizer, so look for its method). */
+function isFusedAdam(optimizer: tf.Optimizer): optimizer is FusedAdamOptimizer {
+  return typeof (optimizer as Partial<FusedAdamOptimizer>).applyScaledGradients === 'function';
+}
+
 /**
  * Clips gradients (canonical variable order) to a global norm and lets the optimizer apply them.
  * Returns the norm before clipping. The caller still owns `gradients`.
@@ -55,7 +62,17 @@ export function applyGradients(model: VisionLanguageModel, optimizer: tf.Optimiz
   if (gradients.length !== variables.length) {
     throw new InvalidArgumentError({ argument: 'gradients', expected: `${variables.length} tensors (one per weight)`, value: `${gradients.length} tensors` });
   }
-  const clipped = clipByGlobalNorm(gradients, Number.isFinite(maxGradientNorm) ? maxGradientNorm : Number.MAX_VALUE);
+  const maxNorm = Number.isFinite(maxGradientNorm) ? maxGradientNorm : Number.MAX_VALUE;
+  if (isFusedAdam(optimizer) && fusedAdamAvailable()) {
+    // The norm as clipByGlobalNorm computes it; its scale, in float32 as tf ops would, goes into the fused update.
+    const normTensor = tf.tidy(() => tf.sqrt(tf.addN(gradients.map((gradient) => tf.sum(tf.square(gradient))))));
+    const norm = normTensor.dataSync()[0] ?? NaN;
+    normTensor.dispose();
+    const scale = Math.min(1, Math.fround(Math.fround(maxNorm) / Math.fround(norm + Math.fround(1e-6))));
+    optimizer.applyScaledGradients(variables.map((variable, index) => ({ name: variable.name, tensor: gradients[index]! })), scale);
+    return norm;
+  }
+  const clipped = clipByGlobalNorm(gradients, maxNorm);
   optimizer.applyGradients(variables.map((variable, index) => ({ name: variable.name, tensor: clipped.gradients[index] as tf.Tensor })));
   const norm = clipped.norm.dataSync()[0] ?? NaN;
   tf.dispose([clipped.norm, ...clipped.gradients]);

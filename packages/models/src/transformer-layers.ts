@@ -1,4 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
+import { gelu } from '@saccade/tensor';
 
 /** Looks up a weight by its logical name; the model passes its own map. */
 export type WeightLookup = (name: string) => tf.Tensor;
@@ -32,31 +33,8 @@ export function layerNorm(x: tf.Tensor, gain: tf.Tensor, bias: tf.Tensor, epsilo
   return (norm as (x: tf.Tensor, g: tf.Tensor, b: tf.Tensor) => tf.Tensor)(x, gain, bias);
 }
 
-const geluScale = Math.sqrt(2 / Math.PI);
-const geluCubic = 0.044715;
-
-/**
- * GELU, tanh approximation (PyTorch's `approximate='tanh'`), with a hand-written gradient: the
- * autodiff of `pow(x, 3)` costs more than the rest of the MLP on wasm.
- */
-export const gelu = tf.customGrad((...args: (tf.Tensor | tf.GradSaveFunc)[]) => {
-  const [x, save] = args as [tf.Tensor, tf.GradSaveFunc];
-  const square = tf.mul(x, x);
-  const inner = tf.mul(tf.mul(x, tf.add(tf.mul(square, geluCubic), 1)), geluScale);
-  const tanh = tf.tanh(inner);
-  save([x, square, tanh]);
-  const value = tf.mul(tf.mul(x, 0.5), tf.add(tanh, 1));
-  return {
-    value,
-    gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {
-      const [input, squared, t] = saved as [tf.Tensor, tf.Tensor, tf.Tensor];
-      // d/dx 0.5x(1+t) = 0.5(1+t) + 0.5x(1-t²)·c(1+3ax²)
-      const slope = tf.mul(tf.add(tf.mul(squared, 3 * geluCubic), 1), geluScale);
-      const local = tf.add(tf.mul(tf.add(t, 1), 0.5), tf.mul(tf.mul(tf.mul(input, 0.5), tf.sub(1, tf.mul(t, t))), slope));
-      return [tf.mul(dy, local)];
-    },
-  };
-}) as (x: tf.Tensor) => tf.Tensor;
+/** GELU, tanh approximation: @saccade/tensor's, one fused kernel each way on wasm. */
+export { gelu };
 
 /** x [rows, in] · weight [in, out] + bias. */
 export function linear(x: tf.Tensor2D, weight: tf.Tensor, bias: tf.Tensor): tf.Tensor2D {

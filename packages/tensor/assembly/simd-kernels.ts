@@ -451,3 +451,118 @@ export function sub(a: usize, b: usize, out: usize, rows: i32, cols: i32, aMode:
 export function mul(a: usize, b: usize, out: usize, rows: i32, cols: i32, aMode: i32, bMode: i32): void {
   binary(2, a, b, out, rows, cols, aMode, bMode);
 }
+
+// GELU, tanh approximation (PyTorch's approximate='tanh'), forward and backward in one pass each:
+// twenty-one elementwise passes over a [rows, 4d] activation become two. 0.5·(1 + tanh(u)) is
+// computed as the logistic σ(2u) = 1/(1 + e^(−2u)) with a Cephes-style exp (a degree-6 polynomial
+// after reduction by ln 2, within 2 ulp): one exp and one division, and full relative precision
+// where GELU is tiny (x ≪ 0), where 1 + tanh(u) in floats keeps only a few digits. The musl-exact
+// tanh above would cost as much as the twenty passes it saves.
+
+// Literals (√(2/π) and 3·0.044715 as JavaScript computes them in doubles), so no start function
+// initialises them.
+const GELU_SCALE: f32 = <f32>0.7978845608028654;
+const GELU_CUBIC: f32 = <f32>0.044715;
+const GELU_CUBIC_3: f32 = <f32>0.134145;
+
+/** e^y for four lanes, y clamped to [−87.3, 88.3] (no overflow to the exponent bits); NaN stays NaN. */
+@inline function expLanes(input: v128): v128 {
+  const y = f32x4.max(f32x4.min(input, f32x4.splat(88.3)), f32x4.splat(-87.3));
+  const n = f32x4.nearest(f32x4.mul(y, f32x4.splat(1.44269504088896341)));
+  const r = f32x4.sub(f32x4.sub(y, f32x4.mul(n, f32x4.splat(0.693359375))), f32x4.mul(n, f32x4.splat(-2.12194440e-4)));
+  let p = f32x4.add(f32x4.mul(f32x4.splat(1.9875691500e-4), r), f32x4.splat(1.3981999507e-3));
+  p = f32x4.add(f32x4.mul(p, r), f32x4.splat(8.3334519073e-3));
+  p = f32x4.add(f32x4.mul(p, r), f32x4.splat(4.1665795894e-2));
+  p = f32x4.add(f32x4.mul(p, r), f32x4.splat(1.6666665459e-1));
+  p = f32x4.add(f32x4.mul(p, r), f32x4.splat(5.0000001201e-1));
+  const e = f32x4.add(f32x4.add(f32x4.mul(f32x4.mul(p, r), r), r), f32x4.splat(1));
+  const scale = i32x4.shl(i32x4.add(i32x4.trunc_sat_f32x4_s(n), i32x4.splat(127)), 23);
+  return f32x4.mul(e, scale);
+}
+
+/** 0.5·(1 + tanh(√(2/π)·x·(1 + c·x²))) = σ(2u) for four lanes, given x². */
+@inline function geluGate(x: v128, square: v128): v128 {
+  const u = f32x4.mul(f32x4.mul(x, f32x4.add(f32x4.mul(square, f32x4.splat(GELU_CUBIC)), f32x4.splat(1))), f32x4.splat(GELU_SCALE));
+  return f32x4.div(f32x4.splat(1), f32x4.add(f32x4.splat(1), expLanes(f32x4.mul(u, f32x4.splat(-2)))));
+}
+
+@inline function geluLanes(x: v128): v128 {
+  return f32x4.mul(x, geluGate(x, f32x4.mul(x, x)));
+}
+
+/** dy · d/dx GELU(x) = dy · (σ + 2x·σ(1 − σ)·√(2/π)(1 + 3c·x²)), σ the gate. */
+@inline function geluGradLanes(x: v128, dy: v128): v128 {
+  const square = f32x4.mul(x, x);
+  const gate = geluGate(x, square);
+  const slope = f32x4.mul(f32x4.add(f32x4.mul(square, f32x4.splat(GELU_CUBIC_3)), f32x4.splat(1)), f32x4.splat(GELU_SCALE));
+  const inner = f32x4.mul(f32x4.mul(f32x4.mul(f32x4.add(x, x), gate), f32x4.sub(f32x4.splat(1), gate)), slope);
+  return f32x4.mul(dy, f32x4.add(gate, inner));
+}
+
+/** out[i] = GELU(x[i]) for `size` floats (out may be x). */
+export function gelu(x: usize, out: usize, size: i32): void {
+  let i = 0;
+  for (; i + 4 <= size; i += 4) {
+    const offset = <usize>i << 2;
+    v128.store(out + offset, geluLanes(v128.load(x + offset)));
+  }
+  for (; i < size; i++) {
+    const offset = <usize>i << 2;
+    store<f32>(out + offset, f32x4.extract_lane(geluLanes(f32x4.splat(load<f32>(x + offset))), 0));
+  }
+}
+
+/** out[i] = dy[i] · GELU'(x[i]) for `size` floats (out may be x or dy). */
+export function geluGrad(x: usize, dy: usize, out: usize, size: i32): void {
+  let i = 0;
+  for (; i + 4 <= size; i += 4) {
+    const offset = <usize>i << 2;
+    v128.store(out + offset, geluGradLanes(v128.load(x + offset), v128.load(dy + offset)));
+  }
+  for (; i < size; i++) {
+    const offset = <usize>i << 2;
+    store<f32>(out + offset, f32x4.extract_lane(geluGradLanes(f32x4.splat(load<f32>(x + offset)), f32x4.splat(load<f32>(dy + offset))), 0));
+  }
+}
+
+// Adam (tfjs's AdamOptimizer update, its float operations in its order) for one weight tensor, in
+// one pass instead of fourteen kernels, with the gradient-clipping scale applied first:
+//   g ← g·scale; m ← m·β1 + g·(1−β1); v ← v·β2 + g²·(1−β2);
+//   x ← (m/(1−β1ᵗ)) / (√(v/(1−β2ᵗ)) + ε) · (−lr) + x
+// Writes new x, m and v to their own outputs (they may be the inputs).
+export function adam(
+  x: usize, g: usize, m: usize, v: usize, xOut: usize, mOut: usize, vOut: usize, size: i32,
+  scale: f32, beta1: f32, oneMinusBeta1: f32, beta2: f32, oneMinusBeta2: f32,
+  correction1: f32, correction2: f32, epsilon: f32, negativeRate: f32,
+): void {
+  const sScale = f32x4.splat(scale);
+  const sBeta1 = f32x4.splat(beta1);
+  const sOneMinusBeta1 = f32x4.splat(oneMinusBeta1);
+  const sBeta2 = f32x4.splat(beta2);
+  const sOneMinusBeta2 = f32x4.splat(oneMinusBeta2);
+  const sCorrection1 = f32x4.splat(correction1);
+  const sCorrection2 = f32x4.splat(correction2);
+  const sEpsilon = f32x4.splat(epsilon);
+  const sRate = f32x4.splat(negativeRate);
+  let i = 0;
+  for (; i + 4 <= size; i += 4) {
+    const offset = <usize>i << 2;
+    const gradient = f32x4.mul(v128.load(g + offset), sScale);
+    const first = f32x4.add(f32x4.mul(v128.load(m + offset), sBeta1), f32x4.mul(gradient, sOneMinusBeta1));
+    const second = f32x4.add(f32x4.mul(v128.load(v + offset), sBeta2), f32x4.mul(f32x4.mul(gradient, gradient), sOneMinusBeta2));
+    const step = f32x4.div(f32x4.div(first, sCorrection1), f32x4.add(f32x4.sqrt(f32x4.div(second, sCorrection2)), sEpsilon));
+    v128.store(xOut + offset, f32x4.add(f32x4.mul(step, sRate), v128.load(x + offset)));
+    v128.store(mOut + offset, first);
+    v128.store(vOut + offset, second);
+  }
+  for (; i < size; i++) {
+    const offset = <usize>i << 2;
+    const gradient = load<f32>(g + offset) * scale;
+    const first = load<f32>(m + offset) * beta1 + gradient * oneMinusBeta1;
+    const second = load<f32>(v + offset) * beta2 + gradient * gradient * oneMinusBeta2;
+    const step = first / correction1 / (sqrt<f32>(second / correction2) + epsilon);
+    store<f32>(xOut + offset, step * negativeRate + load<f32>(x + offset));
+    store<f32>(mOut + offset, first);
+    store<f32>(vOut + offset, second);
+  }
+}

@@ -8,3 +8,5 @@ export { maskedMean } from './masked-mean.js';
 export { maskedWhiten, type MaskedWhitenOptions } from './masked-whiten.js';
 export { gatherLogProbs } from './gather-log-probs.js';
 export { entropyFromLogits } from './entropy-from-logits.js';
+export { gelu, geluElementwise } from './gelu.js';
+export { FusedAdamOptimizer, fusedAdamAvailable } from './fused-adam.js';

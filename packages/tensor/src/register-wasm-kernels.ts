@@ -1,4 +1,5 @@
 import { registerKernel, unregisterKernel, getKernel, type KernelConfig } from '@tensorflow/tfjs-core';
+import { adamConfig } from './kernels/adam.js';
 import { batchMatMulConfig } from './kernels/batch-mat-mul.js';
 import { addConfig, multiplyConfig, subConfig } from './kernels/binary.js';
 import { conv2DBackpropFilterConfig } from './kernels/conv2d-backprop-filter.js';
@@ -6,6 +7,7 @@ import { conv2DBackpropInputConfig } from './kernels/conv2d-backprop-input.js';
 import { depthwiseConv2dNativeBackpropFilterConfig } from './kernels/depthwise-conv2d-backprop-filter.js';
 import { depthwiseConv2dNativeBackpropInputConfig } from './kernels/depthwise-conv2d-backprop-input.js';
 import { gatherV2Config } from './kernels/gather-v2.js';
+import { geluConfig, geluGradConfig } from './kernels/gelu.js';
 import { identityConfig } from './kernels/identity.js';
 import { maxPoolGradConfig } from './kernels/max-pool-grad.js';
 import { sliceConfig } from './kernels/slice.js';
@@ -18,6 +20,7 @@ import { rememberStockKernel, stockKernel } from './kernels/wasm-backend.js';
 
 /** Saccade's replacements and additions to the wasm backend's kernels (see docs/tensor.md). */
 export const wasmKernelConfigs: readonly KernelConfig[] = [
+  adamConfig,
   addConfig,
   batchMatMulConfig,
   conv2DBackpropFilterConfig,
@@ -25,6 +28,8 @@ export const wasmKernelConfigs: readonly KernelConfig[] = [
   depthwiseConv2dNativeBackpropFilterConfig,
   depthwiseConv2dNativeBackpropInputConfig,
   gatherV2Config,
+  geluConfig,
+  geluGradConfig,
   identityConfig,
   maxPoolGradConfig,
   multiplyConfig,

@@ -7,7 +7,8 @@ import type { WasmBackend } from './wasm-backend.js';
 /**
  * Saccade's own SIMD kernels (assembly/simd-kernels.ts, AssemblyScript compiled to wasm by
  * `asc --enable simd` when the package builds, into dist/simd-kernels.wasm): batched products,
- * sums over leading axes, tanh, and broadcast add, subtract and multiply. The module is instantiated on the wasm backend's own
+ * sums over leading axes, tanh, GELU and its gradient, Adam's update, and broadcast add, subtract
+ * and multiply. The module is instantiated on the wasm backend's own
  * WebAssembly.Memory, so it reads the operands and writes the results in place on the backend's
  * heap: no copies. That is safe because the module has no
  * data segment, no start function and no global that lives in memory (checked here before
@@ -37,6 +38,9 @@ interface SimdExports {
   add: BinaryExport;
   sub: BinaryExport;
   mul: BinaryExport;
+  gelu(x: number, out: number, size: number): void;
+  geluGrad(x: number, dy: number, out: number, size: number): void;
+  adam(...args: number[]): void;
 }
 
 type BinaryExport = (a: number, b: number, out: number, rows: number, cols: number, aMode: number, bMode: number) => void;
@@ -289,5 +293,50 @@ export function runSimdBinary(backend: WasmBackend, op: SimdBinaryOp, a: number,
   const kernels = instanceFor(backend);
   if (!kernels) return false;
   kernels[op](a, b, out, layout.rows, layout.cols, layout.aMode, layout.bMode);
+  return true;
+}
+
+/** out[i] = GELU(x[i]) (tanh approximation) for `size` float32 at heap offsets; false when unavailable. */
+export function runSimdGelu(backend: WasmBackend, x: number, out: number, size: number): boolean {
+  const kernels = instanceFor(backend);
+  if (!kernels) return false;
+  kernels.gelu(x, out, size);
+  return true;
+}
+
+/** out[i] = dy[i]·GELU'(x[i]) for `size` float32 at heap offsets; false when unavailable. */
+export function runSimdGeluGrad(backend: WasmBackend, x: number, dy: number, out: number, size: number): boolean {
+  const kernels = instanceFor(backend);
+  if (!kernels) return false;
+  kernels.geluGrad(x, dy, out, size);
+  return true;
+}
+
+/** Adam's constants for one step (see the `adam` kernel in assembly/simd-kernels.ts). */
+export interface AdamStep {
+  /** The gradient-clipping factor applied to the gradient first (1: none). */
+  scale: number;
+  beta1: number;
+  beta2: number;
+  /** 1 − β1ᵗ and 1 − β2ᵗ, as float32. */
+  correction1: number;
+  correction2: number;
+  epsilon: number;
+  learningRate: number;
+}
+
+/**
+ * One Adam update of `size` float32 at heap offsets: new weights, first and second moments into
+ * their outputs; false (nothing written) when the kernels are unavailable.
+ */
+export function runSimdAdam(
+  backend: WasmBackend,
+  at: { x: number; gradient: number; m: number; v: number; xOut: number; mOut: number; vOut: number },
+  size: number,
+  step: AdamStep,
+): boolean {
+  const kernels = instanceFor(backend);
+  if (!kernels) return false;
+  kernels.adam(at.x, at.gradient, at.m, at.v, at.xOut, at.mOut, at.vOut, size, step.scale, step.beta1, 1 - step.beta1, step.beta2, 1 - step.beta2, step.correction1, step.correction2, step.epsilon, -step.learningRate);
   return true;
 }
