@@ -36,6 +36,36 @@ describe('createProgressPrinter', () => {
     expect(output.out).toEqual([]);
   });
 
+  test("the ETA knows the phases' time limits: GRPO ends on its limit, not after all its steps", () => {
+    const output = capture();
+    const status: string[] = [];
+    const phases = [
+      { steps: 400, timeLimitSeconds: 540 },
+      { steps: 200, timeLimitSeconds: 330 },
+    ];
+    const print = createProgressPrinter(output, { totalSteps: 600, phases, interactive: true, writeStatus: (line) => status.push(line) });
+    // SFT: 0.5 s a step; 300 steps left (150 s), then GRPO's 330 s.
+    print({ type: 'update-end', time, step: 99, metrics: { loss: 1, tokensPerSecond: 1000, seconds: 50 } });
+    print({ type: 'update-end', time, step: 100, metrics: { loss: 1, tokensPerSecond: 1000, seconds: 50.5 } });
+    // GRPO after SFT stopped at step 380: 3 s a step would need 594 s for its 198 steps left; the limit leaves 324.
+    print({ type: 'update-end', time, step: 381, metrics: { loss: 0.1, tokensPerSecond: 500, seconds: 3 } });
+    print({ type: 'update-end', time, step: 382, metrics: { loss: 0.1, tokensPerSecond: 500, seconds: 6 } });
+    expect(status).toEqual([
+      'step 99/600  loss 1.0000  1000 tokens/s  50s elapsed, ETA ?',
+      'step 100/600  loss 1.0000  1000 tokens/s  51s elapsed, ETA 8m00s',
+      'step 381/600  loss 0.1000  500 tokens/s  54s elapsed, ETA ?',
+      'step 382/600  loss 0.1000  500 tokens/s  57s elapsed, ETA 5m24s',
+    ]);
+  });
+
+  test('a policy step with nothing to train on says so instead of a NaN loss', () => {
+    const output = capture();
+    const status: string[] = [];
+    const print = createProgressPrinter(output, { totalSteps: 10, interactive: true, writeStatus: (line) => status.push(line) });
+    print({ type: 'update-end', time, step: 1, metrics: { tokensPerSecond: 0, seconds: 5 } });
+    expect(status).toEqual(['step 1/10  no update (nothing to train on)  5s elapsed, ETA ?']);
+  });
+
   test('a second phase (GRPO) keeps the elapsed time running and measures its own rate', () => {
     const output = capture();
     const status: string[] = [];
@@ -53,6 +83,7 @@ describe('createProgressPrinter', () => {
 
   test('formatDuration', () => {
     expect([formatDuration(5), formatDuration(65), formatDuration(3600), formatDuration(Number.NaN)]).toEqual(['5s', '1m05s', '60m00s', '?']);
+    expect([formatDuration(179.6), formatDuration(59.7), formatDuration(119.4)]).toEqual(['3m00s', '1m00s', '1m59s']);
   });
 });
 

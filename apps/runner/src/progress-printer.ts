@@ -1,8 +1,13 @@
 import type { RunEvent } from '@saccade/spec';
+import { remainingSeconds, type PhasePlan } from '@saccade/tui/eta';
 import type { Output } from './output';
 
 export interface ProgressPrinterSettings {
   totalSteps: number;
+  /** The run's phases in order (default: one phase of `totalSteps`), for an ETA that knows their time limits. */
+  phases?: readonly PhasePlan[];
+  /** The step the first of `phases` started after (a resumed run's phase start; default 0). */
+  firstPhaseStart?: number;
   /** On a terminal one status line is redrawn in place; otherwise plain lines at most this often. */
   interactive: boolean;
   intervalSeconds?: number;
@@ -20,19 +25,30 @@ export function createProgressPrinter(output: Output, settings: ProgressPrinterS
   // time in `offset`, and measure the rate afresh in the new phase (its steps cost differently).
   let offset = 0;
   let lastSeconds = 0;
+  const phases = settings.phases ?? [{ steps: settings.totalSteps }];
+  let phase = 0;
+  let phaseStart = settings.firstPhaseStart ?? 0;
   return (event) => {
     if (event.type === 'update-end') {
       const { loss = NaN, tokensPerSecond = NaN, seconds = 0 } = event.metrics;
       if (seconds < lastSeconds) {
         offset += lastSeconds;
         firstUpdate = undefined;
+        if (phase + 1 < phases.length) {
+          phase++;
+          // A later phase starts where the one before ended (early, on its time limit, or on time).
+          phaseStart = event.step - 1;
+        }
       }
       lastSeconds = seconds;
       firstUpdate ??= { step: event.step, seconds };
       const steps = event.step - firstUpdate.step;
-      const perStep = steps > 0 ? (seconds - firstUpdate.seconds) / steps : NaN;
-      const eta = perStep * (settings.totalSteps - event.step);
-      const line = `step ${event.step}/${settings.totalSteps}  loss ${loss.toFixed(4)}  ${Math.round(tokensPerSecond)} tokens/s  ${formatDuration(offset + seconds)} elapsed, ETA ${formatDuration(eta)}`;
+      const perStep = steps > 0 ? (seconds - firstUpdate.seconds) / steps : undefined;
+      const eta = remainingSeconds(phases, { index: phase, startStep: phaseStart, step: event.step, seconds, secondsPerStep: perStep }) ?? NaN;
+      // A policy step whose groups all scored alike trains on nothing: no loss, no tokens.
+      const trained = Number.isFinite(loss) && tokensPerSecond > 0;
+      const work = trained ? `loss ${loss.toFixed(4)}  ${Math.round(tokensPerSecond)} tokens/s` : 'no update (nothing to train on)';
+      const line = `step ${event.step}/${settings.totalSteps}  ${work}  ${formatDuration(offset + seconds)} elapsed, ETA ${formatDuration(eta)}`;
       if (settings.interactive && settings.writeStatus) settings.writeStatus(line);
       else if (Date.now() - lastPrinted >= interval) {
         lastPrinted = Date.now();
@@ -53,8 +69,11 @@ export function createProgressPrinter(output: Output, settings: ProgressPrinterS
 
 export function formatDuration(seconds: number): string {
   if (!Number.isFinite(seconds) || seconds < 0) return '?';
-  const minutes = Math.floor(seconds / 60);
-  const rest = Math.round(seconds % 60);
+  // Round the whole first, so 179.6 s reads 3m00s, not 2m60s. (The TUI has its own, with hours:
+  // this module stays free of Ink, which the plain and headless paths never load.)
+  const whole = Math.round(seconds);
+  const minutes = Math.floor(whole / 60);
+  const rest = whole % 60;
   return minutes > 0 ? `${minutes}m${String(rest).padStart(2, '0')}s` : `${rest}s`;
 }
 

@@ -2,6 +2,7 @@ import type { RunEvent } from '@saccade/spec';
 import { EventEmitter } from 'node:events';
 import type { Output } from './output';
 import { createProgressPrinter } from './progress-printer';
+import type { PhasePlan } from '@saccade/tui/eta';
 
 export interface TrainDisplay {
   /** True when the terminal UI shows the run (nothing else should write to stdout meanwhile). */
@@ -17,6 +18,9 @@ export interface TrainDisplaySettings {
   runName: string;
   backend?: string;
   totalSteps: number;
+  /** The phases ahead with their time limits, and the step the first started after (the ETA's plan). */
+  phases?: PhasePlan[];
+  firstPhaseStart?: number;
   /** `--plain`: progress lines even on a terminal. */
   plain: boolean;
   /** Stops the run (the UI's quit and Ctrl-C). */
@@ -33,6 +37,8 @@ export async function createTrainDisplay(settings: TrainDisplaySettings): Promis
   if (!terminal || settings.plain || inCi()) {
     const print = createProgressPrinter(settings.output, {
       totalSteps: settings.totalSteps,
+      ...(settings.phases ? { phases: settings.phases } : {}),
+      ...(settings.firstPhaseStart ? { firstPhaseStart: settings.firstPhaseStart } : {}),
       interactive: terminal,
       writeStatus: (line) => process.stdout.write(`\r\x1b[2K${line}`),
     });
@@ -47,7 +53,13 @@ export async function createTrainDisplay(settings: TrainDisplaySettings): Promis
     events,
     control: { ...fileControl, stop: settings.stop },
     runFolder: settings.runFolder,
-    runInfo: { name: settings.runName, totalSteps: settings.totalSteps, ...(settings.backend ? { backend: settings.backend } : {}) },
+    runInfo: {
+      name: settings.runName,
+      totalSteps: settings.totalSteps,
+      ...(settings.phases ? { phases: settings.phases } : {}),
+      ...(settings.firstPhaseStart ? { firstPhaseStart: settings.firstPhaseStart } : {}),
+      ...(settings.backend ? { backend: settings.backend } : {}),
+    },
   });
   const exited = tui.waitUntilExit();
   return {

@@ -4,6 +4,7 @@ import { trainGrpo, trainPpo, trainSft, type PolicyEvaluation } from '@saccade/t
 import type { LoadedCheckpoint } from '@saccade/models';
 import type { RunFolder } from './run-folder';
 import type { TrainConfig } from './train-config';
+import type { PhasePlan } from '@saccade/tui/eta';
 
 export type Evaluation = PolicyEvaluation & { step: number; seconds: number; phase: 'sft' | 'grpo' | 'ppo' };
 
@@ -27,6 +28,21 @@ export interface TrainRunSetup {
 }
 
 /** The model a run starts with: fresh from the config, or the newest checkpoint's (with its optimizer) on resume. */
+/**
+ * The phases a run still has ahead (as `runTraining` decides them: SFT unless done, then GRPO or
+ * PPO), with their steps and time limits, and the step the first of them started after: what the
+ * progress lines and the TUI need for an ETA.
+ */
+export function plannedPhases(config: TrainConfig, resumeFrom?: { phase: 'sft' | 'grpo' | 'ppo'; complete: boolean; phaseStart: number }): { phases: PhasePlan[]; firstPhaseStart: number } {
+  const phases: PhasePlan[] = [];
+  const sftPending = config.sft.steps > 0 && (!resumeFrom || (resumeFrom.phase === 'sft' && !resumeFrom.complete));
+  if (sftPending) phases.push({ steps: config.sft.steps, timeLimitSeconds: config.sft.timeLimitSeconds });
+  const second = config.algorithm === 'ppo' ? config.ppo : config.grpo;
+  const inPhase2 = resumeFrom?.phase === config.algorithm && !resumeFrom.complete;
+  if (second.steps > 0 && (inPhase2 || !resumeFrom || resumeFrom.phase === 'sft')) phases.push({ steps: second.steps, timeLimitSeconds: second.timeLimitSeconds });
+  return { phases, firstPhaseStart: !sftPending && inPhase2 ? resumeFrom.phaseStart : 0 };
+}
+
 export async function prepareTrainRun(config: TrainConfig, folder: RunFolder, resume: boolean): Promise<TrainRunSetup> {
   const fresh = VisionLanguageModel.create({ preset: config.model.preset, seed: config.model.seed });
   if (!resume) return { model: fresh };

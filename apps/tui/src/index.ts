@@ -30,3 +30,4 @@ export { ChartPanel, type ChartPanelProps } from './components/chart-panel';
 export { ThroughputPanel, type ThroughputPanelProps } from './components/throughput-panel';
 export { EpisodePanel, type EpisodePanelProps, type ImageLoader, type ImageMode } from './components/episode-panel';
 export { EventLog, type EventLogProps } from './components/event-log';
+export { phasesFromConfig, remainingSeconds, type PhasePlan, type PhasePosition } from './phase-eta';

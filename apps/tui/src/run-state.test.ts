@@ -8,7 +8,7 @@ describe('reduceRunState on the recorded run', () => {
   const state = replay();
 
   test('reads the run from run-start, its config and the backend log', () => {
-    expect(state.info).toEqual({ name: 'fixture-grpo', envId: 'saccade/FrozenLake-v1', model: 'tiny', backend: 'wasm', totalSteps: 8 });
+    expect(state.info).toEqual({ name: 'fixture-grpo', envId: 'saccade/FrozenLake-v1', model: 'tiny', backend: 'wasm', totalSteps: 8, phases: [{ steps: 8 }] });
     expect(state.status).toBe('completed');
     expect(state.step).toBe(4);
     expect(state.lastCheckpoint).toEqual({ step: 4, path: 'checkpoints/4' });
@@ -80,7 +80,30 @@ describe('reduceRunState', () => {
       runName: 'theirs',
       config: { env: { id: 'a/B-v1' }, model: { preset: 'small' }, sft: { steps: 300 } },
     });
-    expect(state.info).toEqual({ name: 'mine', backend: 'tfjs-node-gpu', envId: 'a/B-v1', model: 'small', totalSteps: 300 });
+    expect(state.info).toEqual({ name: 'mine', backend: 'tfjs-node-gpu', envId: 'a/B-v1', model: 'small', totalSteps: 300, phases: [{ steps: 300 }] });
+  });
+
+  test("a train config's phases: steps added up, and an ETA within GRPO's time limit", () => {
+    let state = reduceRunState(initialRunState(), {
+      type: 'run-start',
+      time: '2025-01-01T00:00:00Z',
+      runName: 'phases',
+      config: { sft: { steps: 400, timeLimitSeconds: 540 }, grpo: { steps: 200, timeLimitSeconds: 330 } },
+    });
+    expect(state.info.totalSteps).toBe(600);
+    const update = (step: number, at: string, seconds: number) => {
+      state = reduceRunState(state, { type: 'update-end', time: `2025-01-01T00:${at}Z`, step, metrics: { loss: 1, seconds } });
+    };
+    // SFT: 0.5 s a step, 300 steps left (150 s), then GRPO's 330 s.
+    update(99, '00:50', 50);
+    update(100, '00:50.5', 50.5);
+    expect(etaSeconds(state)).toBe(480);
+    // GRPO after SFT stopped at step 380, 3 s a step: its time limit (324 s left) ends it first.
+    update(381, '04:00', 3);
+    expect(etaSeconds(state)).toBeUndefined();
+    update(382, '04:03', 6);
+    expect(state.phaseIndex).toBe(1);
+    expect(etaSeconds(state)).toBe(324);
   });
 
   test('keeps the newest episodes only', () => {

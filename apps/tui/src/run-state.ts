@@ -1,4 +1,5 @@
 import type { ImageRef, RunEvent, Trajectory } from '@saccade/spec';
+import { phasesFromConfig, remainingSeconds, type PhasePlan } from './phase-eta';
 
 /** What the caller knows about the run before (or beyond) its events. */
 export interface RunInfo {
@@ -7,6 +8,10 @@ export interface RunInfo {
   model?: string;
   backend?: string;
   totalSteps?: number;
+  /** The phases still to run, in order (SFT, GRPO…), for an ETA that knows their time limits. */
+  phases?: PhasePlan[];
+  /** The step the first of `phases` started after (a resumed run's phase start; default 0). */
+  firstPhaseStart?: number;
 }
 
 export interface SeriesPoint {
@@ -67,8 +72,14 @@ export interface RunState {
   startedAt?: number;
   /** Time of the newest event, in ms since the epoch. */
   lastEventAt?: number;
-  /** Time of the first `update-end` and its step, for the rate behind the ETA. */
+  /** Time of the current phase's first `update-end` and its step, for the rate behind the ETA. */
   firstUpdate?: { step: number; at: number };
+  /** Which of `info.phases` runs: a phase's clock (`update-end` metrics' `seconds`) starts again at 0. */
+  phaseIndex?: number;
+  /** The step the current phase started after, once it is a later phase. */
+  phaseStartStep?: number;
+  /** The current phase's own clock at its newest update. */
+  phaseSeconds?: number;
   /** Time of the newest `update-end` (ms). */
   lastUpdateAt?: number;
   series: Record<ChartName, Series>;
@@ -131,7 +142,14 @@ export function reduceRunState(state: RunState, event: RunEvent): RunState {
     }
     case 'update-end': {
       if (Number.isFinite(at)) {
-        if (state.firstUpdate === undefined || event.step < state.firstUpdate.step) next.firstUpdate = { step: event.step, at };
+        const seconds = finite(event.metrics.seconds) ? event.metrics.seconds : undefined;
+        if (seconds !== undefined && state.phaseSeconds !== undefined && seconds < state.phaseSeconds) {
+          // A new phase (GRPO after SFT): its steps cost differently, so its rate starts afresh.
+          next.phaseIndex = (state.phaseIndex ?? 0) + 1;
+          next.phaseStartStep = event.step - 1;
+          next.firstUpdate = { step: event.step, at };
+        } else if (state.firstUpdate === undefined || event.step < state.firstUpdate.step) next.firstUpdate = { step: event.step, at };
+        if (seconds !== undefined) next.phaseSeconds = seconds;
         next.lastUpdateAt = Math.max(at, state.lastUpdateAt ?? at);
       }
       next.series = addPoints(state.series, 'train', event.step, event.metrics, ['loss', 'kl', 'entropy', 'reward', 'success']);
@@ -250,15 +268,31 @@ export function addTrajectory(state: RunState, trajectory: Trajectory): RunState
   return next;
 }
 
-/** Seconds per step from the updates alone (data collection before step 1 would skew it). */
+/**
+ * Seconds left: the current phase at its rate from its updates alone (data collection before step 1
+ * would skew it), within its time limit, then the later phases (see remainingSeconds).
+ */
 export function etaSeconds(state: RunState): number | undefined {
   const total = state.info.totalSteps;
+  const phases = state.info.phases ?? (total === undefined ? undefined : [{ steps: total }]);
   const first = state.firstUpdate;
-  if (total === undefined || first === undefined || state.lastUpdateAt === undefined) return undefined;
+  if (phases === undefined || phases.length === 0 || first === undefined || state.lastUpdateAt === undefined) return undefined;
   const steps = state.step - first.step;
   if (steps <= 0) return undefined;
-  const perStep = (state.lastUpdateAt - first.at) / 1000 / steps;
-  return Math.max(0, perStep * (total - state.step));
+  const secondsPerStep = (state.lastUpdateAt - first.at) / 1000 / steps;
+  const index = state.phaseIndex ?? 0;
+  // More phases than the plan knows (a plan of one total): the steps left of the total, at the newest rate.
+  const left =
+    index < phases.length
+      ? remainingSeconds(phases, {
+          index,
+          startStep: index > 0 ? (state.phaseStartStep ?? 0) : (state.info.firstPhaseStart ?? 0),
+          step: state.step,
+          seconds: state.phaseSeconds ?? 0,
+          secondsPerStep,
+        })
+      : remainingSeconds([{ steps: total ?? phases.reduce((sum, phase) => sum + phase.steps, 0) }], { index: 0, startStep: 0, step: state.step, seconds: 0, secondsPerStep });
+  return left === undefined ? undefined : Math.max(0, left);
 }
 
 /** The run's elapsed seconds: up to `now` while it runs, up to its last event once it ended. */
@@ -278,7 +312,14 @@ function infoFromConfig(config: unknown): RunInfo {
   const modelName = isRecord(model) ? (model.name ?? model.preset ?? model.id) : model;
   if (typeof modelName === 'string') info.model = modelName;
   if (typeof config.backend === 'string') info.backend = config.backend;
-  // Trainers keep their step budget under their own section (`sft.steps`, `grpo.steps`, …).
+  // `saccade train`'s config: SFT, then its algorithm's phase, each with steps and a time limit.
+  const phases = phasesFromConfig(config);
+  if (phases !== undefined && (isRecord(config.sft) || isRecord(config.grpo) || isRecord(config.ppo))) {
+    info.phases = phases;
+    info.totalSteps = phases.reduce((sum, phase) => sum + phase.steps, 0);
+    return info;
+  }
+  // Other trainers keep their step budget under their own section (`trainer.steps`, …).
   for (const section of [config, config.sft, config.grpo, config.ppo, config.trainer, config.training]) {
     if (isRecord(section) && typeof section.steps === 'number') {
       info.totalSteps = section.steps;

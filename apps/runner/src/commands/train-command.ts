@@ -10,7 +10,7 @@ import { RunFolder } from '../run-folder';
 import { createTrainDisplay } from '../train-display';
 import { createControlReader } from '../control-file';
 import type { TrainConfig } from '../train-config';
-import { prepareTrainRun, runTraining } from '../train-run';
+import { plannedPhases, prepareTrainRun, runTraining } from '../train-run';
 import { basename, join } from 'node:path';
 
 interface TrainFlags {
@@ -122,6 +122,7 @@ export function trainCommand(output: Output, setExitCode: (code: number) => void
         runName: name,
         ...(backend ? { backend: backend.name } : {}),
         totalSteps: config.sft.steps + (config.algorithm === 'ppo' ? config.ppo.steps : config.grpo.steps),
+        ...plannedPhases(config, setup.resumeFrom),
         plain: flags.plain === true,
         stop: () => controller.abort(),
       });
