@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRandomAgent } from '@saccade/agents';
 import { makeEnv } from '@saccade/core';
+import { writeTinySmolVlm } from '@saccade/agent-transformers/testing';
 import { saveCheckpoint, VisionLanguageModel } from '@saccade/models';
 import { initTensor } from '@saccade/tensor';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -115,12 +116,30 @@ describe('saccade eval', () => {
     expect(first.turns).toHaveLength(3);
   });
 
+  test('--agent transformers plays a local ONNX model folder; a wrong --dtype is a usage error', async () => {
+    const folder = writeTinySmolVlm(join(scratch, 'TinySmolVLM'));
+    const output = capture();
+    const { exitCode } = await runCli(['eval', '--env', 'saccade/FrozenLake-v1', '--agent', 'transformers', '--model-path', folder, '--episodes', '2', '--max-tokens', '4', '--out', scratch, '--name', 'onnx'], output);
+    expect(output.err).toEqual([]);
+    expect(exitCode).toBe(EXIT_SUCCESS);
+    // A tiny random model: no success, but both episodes played to the end without an error.
+    expect(readSummary(join(scratch, 'onnx'))).toMatchObject({ episodes: 2, failed: 0 });
+    const first = JSON.parse(readFileSync(join(scratch, 'onnx', 'trajectories', 'episodes.jsonl'), 'utf8').split('\n')[0]!) as { agentId: string };
+    expect(first.agentId).toBe('transformers:TinySmolVLM');
+    const wrong = capture();
+    const refused = await runCli(['eval', '--env', 'saccade/FrozenLake-v1', '--agent', 'transformers', '--model-path', folder, '--dtype', 'fp12', '--out', scratch], wrong);
+    expect(refused.exitCode).toBe(EXIT_USAGE);
+    expect(wrong.err.join('\n')).toContain('--dtype expected one of auto, fp32, fp16');
+  });
+
   test.each([
     [['--env', 'saccade/FrozenLak-v1', '--agent', 'oracle'], 'saccade/FrozenLake-v1'],
     [['--env', 'saccade/FrozenLake-v1', '--agent', 'openai'], 'needs --base-url'],
     [['--env', 'saccade/FrozenLake-v1', '--agent', 'genius'], 'agent.kind'],
     [['--env', 'saccade/FrozenLake-v1', '--tasks', 'x.jsonl', '--agent', 'oracle'], 'give one of them'],
-    [['--env', 'saccade/FrozenLake-v1'], '--agent: expected oracle | random | openai | policy'],
+    [['--env', 'saccade/FrozenLake-v1'], '--agent: expected oracle | random | openai | policy | transformers'],
+    [['--env', 'saccade/FrozenLake-v1', '--agent', 'transformers'], 'needs --model-path'],
+    [['--env', 'saccade/FrozenLake-v1', '--agent', 'transformers', '--model-path', '/nowhere/SmolVLM'], '/nowhere/SmolVLM'],
     [['--env', 'saccade/FrozenLake-v1', '--agent', 'oracle', '--tools', 'telescope'], 'telescope'],
   ])('%j is a usage error that says what to fix', async (args, message) => {
     const output = capture();

@@ -36,7 +36,26 @@ export async function createEvalAgent(config: EvalConfig): Promise<EvalAgent> {
     }
     case 'policy':
       return createPolicyAgent(config);
+    case 'transformers':
+      return createLocalVlmAgent(config);
   }
+}
+
+/** A local ONNX VLM through transformers.js (imported only here: it brings onnxruntime's 430 MB). */
+async function createLocalVlmAgent(config: EvalConfig): Promise<EvalAgent> {
+  const { createTransformersAgent, DTYPE_SUFFIXES } = await import('@saccade/agent-transformers');
+  const { agent: settings } = config;
+  const { dtype } = settings;
+  const isDtype = (value: string): value is keyof typeof DTYPE_SUFFIXES | 'auto' => value === 'auto' || value in DTYPE_SUFFIXES;
+  if (dtype !== undefined && !isDtype(dtype)) throw new Error(`--agent transformers: --dtype expected one of auto, ${Object.keys(DTYPE_SUFFIXES).join(', ')}; got ${dtype}`);
+  const agent = await createTransformersAgent({
+    modelPath: settings.modelPath!,
+    seed: config.seed,
+    ...(dtype === undefined ? {} : { dtype }),
+    ...(settings.temperature === undefined ? {} : { temperature: settings.temperature }),
+    ...(settings.maxTokens === undefined ? {} : { maxTokens: settings.maxTokens }),
+  });
+  return { forEpisode: () => agent, close: () => void agent.dispose() };
 }
 
 /** The random agent's seed for an episode: `<seed>:<sample>`, as the eval tests replay it. */

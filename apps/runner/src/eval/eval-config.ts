@@ -17,10 +17,14 @@ export const evalConfigSchema = z
     tasks: z.string().optional(),
     agent: z
       .object({
-        kind: z.enum(['oracle', 'random', 'openai', 'policy']),
+        kind: z.enum(['oracle', 'random', 'openai', 'policy', 'transformers']),
         baseUrl: z.string().optional(),
         model: z.string().optional(),
         checkpoint: z.string().optional(),
+        /** transformers: a local ONNX export's folder (absolute). */
+        modelPath: z.string().optional(),
+        /** transformers: which ONNX weights (fp32, fp16, q8, q4, …; default the folder's). */
+        dtype: z.string().optional(),
         policyView: z.enum(['image', 'full']).default('image'),
         temperature: z.number().min(0).optional(),
         maxTokens: z.number().int().positive().optional(),
@@ -43,6 +47,9 @@ export const evalConfigSchema = z
     if (agent.kind === 'openai') {
       if (agent.baseUrl === undefined) context.addIssue({ code: 'custom', path: ['agent', 'baseUrl'], message: '--agent openai needs --base-url (e.g. http://localhost:8000/v1)' });
       if (agent.model === undefined) context.addIssue({ code: 'custom', path: ['agent', 'model'], message: '--agent openai needs --model (the name the server knows)' });
+    }
+    if (agent.kind === 'transformers' && agent.modelPath === undefined) {
+      context.addIssue({ code: 'custom', path: ['agent', 'modelPath'], message: '--agent transformers needs --model-path <folder of an ONNX export: config.json, tokenizer, onnx/*.onnx>' });
     }
     if (agent.kind === 'policy' && agent.checkpoint === undefined) {
       context.addIssue({ code: 'custom', path: ['agent', 'checkpoint'], message: '--agent policy needs --checkpoint <run folder or checkpoint folder>' });

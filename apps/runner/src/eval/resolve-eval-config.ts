@@ -14,6 +14,8 @@ export interface EvalFlags {
   baseUrl?: string;
   model?: string;
   checkpoint?: string;
+  modelPath?: string;
+  dtype?: string;
   policyView?: string;
   temperature?: number;
   maxTokens?: number;
@@ -36,7 +38,7 @@ const flagsSource = 'the command-line flags';
 export async function resolveEvalConfig(flags: EvalFlags): Promise<EvalConfig> {
   const problems: string[] = [];
   if (flags.env !== undefined && flags.tasks !== undefined) problems.push('--env and --tasks: give one of them (a task file runs on saccade/VisionQA-v1)');
-  if (flags.agent === undefined) problems.push('--agent: expected oracle | random | openai | policy');
+  if (flags.agent === undefined) problems.push('--agent: expected oracle | random | openai | policy | transformers');
   let envOptions: Record<string, unknown> = {};
   if (flags.envOptions !== undefined) {
     try {
@@ -99,6 +101,8 @@ export async function resolveEvalConfig(flags: EvalFlags): Promise<EvalConfig> {
       ...(flags.baseUrl === undefined ? {} : { baseUrl: flags.baseUrl }),
       ...(flags.model === undefined ? {} : { model: flags.model }),
       ...(checkpoint === undefined ? {} : { checkpoint }),
+      ...(flags.modelPath === undefined ? {} : { modelPath: resolve(flags.modelPath) }),
+      ...(flags.dtype === undefined ? {} : { dtype: flags.dtype }),
       ...(policyView === undefined ? {} : { policyView }),
       ...(flags.temperature === undefined ? {} : { temperature: flags.temperature }),
       ...(flags.maxTokens === undefined ? {} : { maxTokens: flags.maxTokens }),
@@ -107,8 +111,8 @@ export async function resolveEvalConfig(flags: EvalFlags): Promise<EvalConfig> {
     samples: flags.samples ?? 1,
     seed: flags.seed ?? 0,
     ...(maxTurns === undefined ? {} : { maxTurns }),
-    // The built-in model answers one call at a time; scripted and HTTP agents overlap episodes.
-    concurrency: flags.concurrency ?? (kind === 'policy' ? 1 : 8),
+    // In-process models answer one call at a time; scripted and HTTP agents overlap episodes.
+    concurrency: flags.concurrency ?? (kind === 'policy' || kind === 'transformers' ? 1 : 8),
     tools: flags.tools === undefined ? [] : flags.tools.split(',').map((name) => name.trim()).filter((name) => name.length > 0),
     outputFolder: flags.out ?? 'runs',
   };
