@@ -134,9 +134,10 @@ describe('openTrajectoryStore', () => {
     let errors = '';
     child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
     const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
-    // Kill it once a few megabytes are down, at no particular point of a write.
+    // Kill it once a few megabytes are down, at no particular point of a write. A line is ~420 kB:
+    // past 6 MB at least 13 are complete, so the check below has room whatever the timing.
     for (let waited = 0; ; waited += 20) {
-      if (existsSync(path) && (await stat(path)).size > 4_000_000 + Math.random() * 1_000_000) break;
+      if (existsSync(path) && (await stat(path)).size > 6_000_000 + Math.random() * 1_000_000) break;
       if (waited > 30_000 || child.exitCode !== null) throw new Error(`the writer did not write: ${errors}`);
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
