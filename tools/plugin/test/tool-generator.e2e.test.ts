@@ -13,7 +13,8 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const pnpm = join(repo, 'node_modules', 'pnpm', 'bin', 'pnpm.cjs');
-const ROOT_FILES = ['package.json', 'pnpm-workspace.yaml', 'pnpm-lock.yaml', 'nx.json', 'tsconfig.base.json', 'vitest.shared.js', 'eslint.config.js'];
+// vitest.shared.js's global setup lives in tools/scripts.
+const ROOT_FILES = ['package.json', 'pnpm-workspace.yaml', 'pnpm-lock.yaml', 'nx.json', 'tsconfig.base.json', 'vitest.shared.js', 'eslint.config.js', 'tools/scripts/test-temp-folder.mjs'];
 const FOLDERS = ['tools/plugin', 'packages/spec', 'packages/core'];
 const SKIPPED = /[/\\](node_modules|\.test-results|\.nx)$/;
 
@@ -39,7 +40,10 @@ const install = () => run([pnpm, 'install', '--offline', '--ignore-scripts', '--
 beforeAll(() => {
   if (!existsSync(join(repo, 'packages', 'core', 'dist', 'index.js'))) throw new Error('expected @saccade/core to be built (nx runs its build before this test)');
   workspace = mkdtempSync(join(tmpdir(), 'saccade-tool-generator-'));
-  for (const file of ROOT_FILES) cpSync(join(repo, file), join(workspace, file));
+  for (const file of ROOT_FILES) {
+    mkdirSync(dirname(join(workspace, file)), { recursive: true });
+    cpSync(join(repo, file), join(workspace, file));
+  }
   for (const folder of FOLDERS) cpSync(join(repo, folder), join(workspace, folder), { recursive: true, filter: (source) => !SKIPPED.test(source) });
   // A runner to register with: its dependencies are where `saccade tools list` looks.
   mkdirSync(join(workspace, 'apps', 'runner'), { recursive: true });
