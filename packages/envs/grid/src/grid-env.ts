@@ -1,5 +1,4 @@
 import { createRng, parseFormattedResponse, type OutputFormat, type Rng } from '@saccade/core';
-import { renderSvg } from '@saccade/image';
 import {
   IMAGE_PLACEHOLDER,
   InvalidArgumentError,
@@ -17,6 +16,8 @@ import type { ObservationMode } from './common/observation-mode';
 import { oracleResponse, type GridState } from './oracle-response';
 import { formatReminder } from './prompts/format-instructions';
 import { relationF1 } from './reasoning/relation-f1';
+import { renderPicture, type GridPicture } from './render/grid-picture';
+import { checkCellSize } from './render/grid-svg';
 import { gridFrameCache } from './render/png-cache';
 import type { GridSymbolicState } from './reasoning/symbolic-state';
 import type { VisualReasoningJudge } from './reasoning/visual-reasoning-judge';
@@ -138,7 +139,8 @@ export abstract class GridEnv<STATE> implements Env {
   protected abstract isSuccess(state: STATE): boolean;
   protected abstract playerKey(state: STATE): number;
   protected abstract toText(state: STATE): string;
-  protected abstract toSvg(state: STATE, cellSize: number): string;
+  /** What the state looks like, cell by cell (render composes the frame from cached cell tiles). */
+  protected abstract picture(state: STATE): GridPicture;
   protected abstract toSymbolic(state: STATE): GridSymbolicState;
 
   async reset(options: EnvResetOptions = {}): Promise<ResetResult> {
@@ -230,15 +232,15 @@ export abstract class GridEnv<STATE> implements Env {
 
   /** The state as a PNG, each cell `cellSize` pixels. */
   async render(state: STATE = this.state): Promise<ImageData> {
-    const { cellSize, cacheFrames } = this.settings;
-    const text = this.toText(state);
-    const lines = text.split('\n');
-    const size = { width: [...lines[0]!].length * cellSize, height: lines.length * cellSize };
-    const svg = this.toSvg(state, cellSize);
-    const cached = cacheFrames ? gridFrameCache.get(svg) : undefined;
+    const { cacheFrames } = this.settings;
+    const cellSize = checkCellSize(this.settings.cellSize);
+    const picture = this.picture(state);
+    const size = { width: picture.cols * cellSize, height: picture.rows * cellSize };
+    const key = `${this.id}|${cellSize}|${picture.cols}|${picture.cells.join(',')}`;
+    const cached = cacheFrames ? gridFrameCache.get(key) : undefined;
     if (cached !== undefined) return { data: cached.slice(), mediaType: 'image/png', ...size };
-    const image = await renderSvg(svg);
-    if (cacheFrames) gridFrameCache.set(svg, image.data.slice());
+    const image = await renderPicture(picture, cellSize);
+    if (cacheFrames) gridFrameCache.set(key, image.data.slice());
     return { data: image.data, mediaType: 'image/png', ...size };
   }
 

@@ -66,7 +66,8 @@ export { formatInstructions, formatReminder, formatResponse, type FormatExample 
 export { frozenLakeSystemPrompt } from './prompts/frozen-lake-prompt';
 export type { ObservationMode } from './common/observation-mode';
 export { sokobanSystemPrompt } from './prompts/sokoban-prompt';
-export { FROZEN_LAKE_COLOURS, frozenLakeSvg } from './render/frozen-lake-svg';
-export { SOKOBAN_COLOURS, sokobanSvg } from './render/sokoban-svg';
+export { FROZEN_LAKE_COLOURS, frozenLakePicture, frozenLakeSvg } from './render/frozen-lake-svg';
+export { SOKOBAN_COLOURS, sokobanPicture, sokobanSvg } from './render/sokoban-svg';
+export { pictureSvg, renderPicture, type GridPicture } from './render/grid-picture';
 export type { GridSvgOptions } from './render/grid-svg';
 export { PngCache, gridFrameCache } from './render/png-cache';

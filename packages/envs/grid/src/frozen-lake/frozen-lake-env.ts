@@ -4,7 +4,8 @@ import type { Direction } from '../common/position';
 import { GridEnv, type GridEnvOptions, type GridMove } from '../grid-env';
 import { frozenLakeSystemPrompt } from '../prompts/frozen-lake-prompt';
 import { frozenLakeSymbolicState, type FrozenLakeSymbolicState } from '../reasoning/symbolic-state';
-import { frozenLakeSvg } from '../render/frozen-lake-svg';
+import { frozenLakePicture } from '../render/frozen-lake-svg';
+import type { GridPicture } from '../render/grid-picture';
 import { frozenLakeMapFromRows, generateFrozenLakeMap } from './frozen-lake-map';
 import { frozenLakeStatus, frozenLakeText, moveFrozenLake, type FrozenLakeState } from './frozen-lake-rules';
 
@@ -76,8 +77,8 @@ export class FrozenLakeEnv extends GridEnv<FrozenLakeState> {
     return frozenLakeText(state);
   }
 
-  protected toSvg(state: FrozenLakeState, cellSize: number): string {
-    return frozenLakeSvg(state, { cellSize });
+  protected picture(state: FrozenLakeState): GridPicture {
+    return frozenLakePicture(state);
   }
 
   protected toSymbolic(state: FrozenLakeState): FrozenLakeSymbolicState {

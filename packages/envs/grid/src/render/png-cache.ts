@@ -1,7 +1,7 @@
 /**
  * A small least-recently-used cache of rendered frames, shared by every grid env in the process:
- * the grid worlds have few distinct states, so most frames are rendered once. The key is the
- * frame's SVG markup, so equal keys are equal pictures.
+ * the grid worlds have few distinct states, so most frames are encoded once. The key names the env,
+ * the cell size and every cell's picture, so equal keys are equal pictures.
  */
 export class PngCache {
   readonly #entries = new Map<string, Uint8Array>();

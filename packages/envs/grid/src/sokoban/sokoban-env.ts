@@ -3,7 +3,8 @@ import type { Direction } from '../common/position';
 import { GridEnv, type GridEnvOptions, type GridMove } from '../grid-env';
 import { sokobanSystemPrompt } from '../prompts/sokoban-prompt';
 import { sokobanSymbolicState, type SokobanSymbolicState } from '../reasoning/symbolic-state';
-import { sokobanSvg } from '../render/sokoban-svg';
+import { sokobanPicture } from '../render/sokoban-svg';
+import type { GridPicture } from '../render/grid-picture';
 import { generateSokobanLevel } from './generate-sokoban-level';
 import { isSokobanSolved, moveSokoban, sokobanStateFromText, sokobanText, type SokobanState } from './sokoban-rules';
 
@@ -81,8 +82,8 @@ export class SokobanEnv extends GridEnv<SokobanState> {
     return sokobanText(state);
   }
 
-  protected toSvg(state: SokobanState, cellSize: number): string {
-    return sokobanSvg(state, { cellSize });
+  protected picture(state: SokobanState): GridPicture {
+    return sokobanPicture(state);
   }
 
   protected toSymbolic(state: SokobanState): SokobanSymbolicState {
