@@ -28,6 +28,23 @@ interface Pass {
   count: number;
 }
 
+/** What a pass changes: nodes replaced (by index, with the encoded nodes in their place), nodes removed, constants it no longer uses. */
+interface Edit {
+  replaced: Map<number, Uint8Array[]>;
+  removed: Set<number>;
+  released: string[];
+}
+
+/** Reads the graph, lets `visit` edit it, and writes it back (or returns the model as it was). */
+function rewritePass(model: Uint8Array, visit: (graph: OnnxGraph, edit: Edit) => void): Pass {
+  const graph = readGraph(model);
+  const edit: Edit = { replaced: new Map(), removed: new Set(), released: [] };
+  visit(graph, edit);
+  if (edit.replaced.size === 0) return { model, count: 0 };
+  dropReleased(graph, edit.released, edit.removed);
+  return { model: graph.write(edit.replaced, edit.removed), count: edit.replaced.size };
+}
+
 /** The node that makes `name` when it is a standard `opType` node and nothing but one input uses `name`. */
 function soleProducer(graph: OnnxGraph, name: string | undefined, opType: string): number | undefined {
   const index = name === undefined ? undefined : graph.producer.get(name);
@@ -63,38 +80,33 @@ function dropReleased(graph: OnnxGraph, released: readonly string[], removed: Se
  * the same function in any opset. PP-OCRv4: 28 in the recogniser, 24 in the detector.
  */
 function fuseHardSwish(model: Uint8Array): Pass {
-  const graph = readGraph(model);
-  const replaced = new Map<number, Uint8Array[]>();
-  const removed = new Set<number>();
-  const released: string[] = [];
-  graph.nodes.forEach((div, index) => {
-    if (div.opType !== 'Div' || div.domain !== '' || div.inputs.length !== 2 || constantOf(graph, div.inputs[1]) !== 6) return;
-    const mul = soleProducer(graph, div.inputs[0], 'Mul');
-    if (mul === undefined) return;
-    const clip = graph.nodes[mul]!.inputs.map((input) => soleProducer(graph, input, 'Clip')).find((found) => found !== undefined);
-    if (clip === undefined) return;
-    const clipNode = graph.nodes[clip]!;
-    const clipsToSix =
-      clipNode.inputs.length === 1
-        ? floatAttribute(clipNode, 'min') === 0 && floatAttribute(clipNode, 'max') === 6
-        : clipNode.inputs.length === 3 && constantOf(graph, clipNode.inputs[1]) === 0 && constantOf(graph, clipNode.inputs[2]) === 6;
-    const add = soleProducer(graph, clipNode.inputs[0], 'Add');
-    const shifted = add === undefined ? undefined : withScalar(graph, graph.nodes[add]!.inputs);
-    if (!clipsToSix || add === undefined || shifted === undefined || shifted[1] !== 3) return;
-    const [x] = shifted;
-    if (!graph.nodes[mul]!.inputs.includes(x)) return;
-    const output = div.outputs[0]!;
-    const gate = `${output}/hard_sigmoid`;
-    replaced.set(index, [
-      nodeBytes('HardSigmoid', [x], [gate], gate, [floatAttributeBytes('alpha', 1 / 6), floatAttributeBytes('beta', 0.5)]),
-      nodeBytes('Mul', [x, gate], [output], `${output}/hard_swish`),
-    ]);
-    for (const gone of [add, clip, mul]) removed.add(gone);
-    released.push(...graph.nodes[add]!.inputs.filter((input) => input !== x), div.inputs[1]!, ...clipNode.inputs.slice(1));
+  return rewritePass(model, (graph, { replaced, removed, released }) => {
+    graph.nodes.forEach((div, index) => {
+      if (div.opType !== 'Div' || div.domain !== '' || div.inputs.length !== 2 || constantOf(graph, div.inputs[1]) !== 6) return;
+      const mul = soleProducer(graph, div.inputs[0], 'Mul');
+      if (mul === undefined) return;
+      const clip = graph.nodes[mul]!.inputs.map((input) => soleProducer(graph, input, 'Clip')).find((found) => found !== undefined);
+      if (clip === undefined) return;
+      const clipNode = graph.nodes[clip]!;
+      const clipsToSix =
+        clipNode.inputs.length === 1
+          ? floatAttribute(clipNode, 'min') === 0 && floatAttribute(clipNode, 'max') === 6
+          : clipNode.inputs.length === 3 && constantOf(graph, clipNode.inputs[1]) === 0 && constantOf(graph, clipNode.inputs[2]) === 6;
+      const add = soleProducer(graph, clipNode.inputs[0], 'Add');
+      const shifted = add === undefined ? undefined : withScalar(graph, graph.nodes[add]!.inputs);
+      if (!clipsToSix || add === undefined || shifted === undefined || shifted[1] !== 3) return;
+      const [x] = shifted;
+      if (!graph.nodes[mul]!.inputs.includes(x)) return;
+      const output = div.outputs[0]!;
+      const gate = `${output}/hard_sigmoid`;
+      replaced.set(index, [
+        nodeBytes('HardSigmoid', [x], [gate], gate, [floatAttributeBytes('alpha', 1 / 6), floatAttributeBytes('beta', 0.5)]),
+        nodeBytes('Mul', [x, gate], [output], `${output}/hard_swish`),
+      ]);
+      for (const gone of [add, clip, mul]) removed.add(gone);
+      released.push(...graph.nodes[add]!.inputs.filter((input) => input !== x), div.inputs[1]!, ...clipNode.inputs.slice(1));
+    });
   });
-  if (replaced.size === 0) return { model, count: 0 };
-  dropReleased(graph, released, removed);
-  return { model: graph.write(replaced, removed), count: replaced.size };
 }
 
 /** A Conv's weights and bias (zeros when it has none), when both are float Constant nodes. */
@@ -123,35 +135,30 @@ function rewrittenConv(graph: OnnxGraph, index: number, input: string, output: s
 
 /** `Conv(x, W, b)·s + a` (the `+ a` optional) is `Conv(x, W·s, b·s + a)`. */
 function foldScaleAfterConv(model: Uint8Array): Pass {
-  const graph = readGraph(model);
-  const replaced = new Map<number, Uint8Array[]>();
-  const removed = new Set<number>();
-  const released: string[] = [];
-  graph.nodes.forEach((mul, index) => {
-    if (mul.opType !== 'Mul' || mul.domain !== '' || replaced.has(index)) return;
-    const scaled = withScalar(graph, mul.inputs);
-    const conv = scaled === undefined ? undefined : soleProducer(graph, scaled[0], 'Conv');
-    const parameters = conv === undefined ? undefined : convParameters(graph, conv);
-    if (scaled === undefined || conv === undefined || parameters === undefined || replaced.has(conv)) return;
-    const scale = scaled[1];
-    const addIndex = graph.uses.get(mul.outputs[0]!) === 1 ? graph.nodes.findIndex((node, at) => at > index && node.opType === 'Add' && node.domain === '' && node.inputs.includes(mul.outputs[0]!)) : -1;
-    const shift = addIndex === -1 ? undefined : withScalar(graph, graph.nodes[addIndex]!.inputs);
-    const offset = shift !== undefined && shift[0] === mul.outputs[0] ? shift[1] : 0;
-    const last = shift !== undefined && shift[0] === mul.outputs[0] ? addIndex : index;
-    const weights = { dims: parameters.weights.dims, data: parameters.weights.data.map((value) => value * scale) };
-    const bias = parameters.bias.map((value) => value * scale + offset);
-    const convNode = graph.nodes[conv]!;
-    replaced.set(conv, rewrittenConv(graph, conv, convNode.inputs[0]!, graph.nodes[last]!.outputs[0]!, weights, bias));
-    removed.add(index);
-    if (last !== index) {
-      removed.add(last);
-      released.push(...graph.nodes[last]!.inputs.filter((input) => input !== mul.outputs[0]));
-    }
-    released.push(...convNode.inputs.slice(1).filter((input) => input !== ''), ...mul.inputs.filter((input) => input !== scaled[0]));
+  return rewritePass(model, (graph, { replaced, removed, released }) => {
+    graph.nodes.forEach((mul, index) => {
+      if (mul.opType !== 'Mul' || mul.domain !== '' || replaced.has(index)) return;
+      const scaled = withScalar(graph, mul.inputs);
+      const conv = scaled === undefined ? undefined : soleProducer(graph, scaled[0], 'Conv');
+      const parameters = conv === undefined ? undefined : convParameters(graph, conv);
+      if (scaled === undefined || conv === undefined || parameters === undefined || replaced.has(conv)) return;
+      const scale = scaled[1];
+      const addIndex = graph.uses.get(mul.outputs[0]!) === 1 ? graph.nodes.findIndex((node, at) => at > index && node.opType === 'Add' && node.domain === '' && node.inputs.includes(mul.outputs[0]!)) : -1;
+      const shift = addIndex === -1 ? undefined : withScalar(graph, graph.nodes[addIndex]!.inputs);
+      const offset = shift !== undefined && shift[0] === mul.outputs[0] ? shift[1] : 0;
+      const last = shift !== undefined && shift[0] === mul.outputs[0] ? addIndex : index;
+      const weights = { dims: parameters.weights.dims, data: parameters.weights.data.map((value) => value * scale) };
+      const bias = parameters.bias.map((value) => value * scale + offset);
+      const convNode = graph.nodes[conv]!;
+      replaced.set(conv, rewrittenConv(graph, conv, convNode.inputs[0]!, graph.nodes[last]!.outputs[0]!, weights, bias));
+      removed.add(index);
+      if (last !== index) {
+        removed.add(last);
+        released.push(...graph.nodes[last]!.inputs.filter((input) => input !== mul.outputs[0]));
+      }
+      released.push(...convNode.inputs.slice(1).filter((input) => input !== ''), ...mul.inputs.filter((input) => input !== scaled[0]));
+    });
   });
-  if (replaced.size === 0) return { model, count: 0 };
-  dropReleased(graph, released, removed);
-  return { model: graph.write(replaced, removed), count: replaced.size };
 }
 
 /**
@@ -159,35 +166,30 @@ function foldScaleAfterConv(model: Uint8Array): Pass {
  * output's input channels. (With padding the border would differ: padded zeros are not `a`.)
  */
 function foldScaleBeforeConv(model: Uint8Array): Pass {
-  const graph = readGraph(model);
-  const replaced = new Map<number, Uint8Array[]>();
-  const removed = new Set<number>();
-  const released: string[] = [];
-  graph.nodes.forEach((conv, index) => {
-    const parameters = convParameters(graph, index);
-    if (parameters === undefined || conv.inputs[0] === undefined) return;
-    const { weights } = parameters;
-    const pointwise = weights.dims.slice(2).every((dim) => dim === 1) && (intsAttribute(conv, 'pads') ?? []).every((pad) => pad === 0) && (conv.attributes.get('auto_pad') === undefined);
-    if (!pointwise) return;
-    const add = soleProducer(graph, conv.inputs[0], 'Add');
-    const shifted = add === undefined ? undefined : withScalar(graph, graph.nodes[add]!.inputs);
-    const mul = shifted === undefined ? undefined : soleProducer(graph, shifted[0], 'Mul');
-    const scaled = mul === undefined ? undefined : withScalar(graph, graph.nodes[mul]!.inputs);
-    if (add === undefined || shifted === undefined || mul === undefined || scaled === undefined) return;
-    const [x, scale] = scaled;
-    const offset = shifted[1];
-    const perOutput = weights.data.length / weights.dims[0]!;
-    const bias = parameters.bias.map((value, output) => {
-      let sum = 0;
-      for (let at = output * perOutput; at < (output + 1) * perOutput; at++) sum += weights.data[at]!;
-      return value + offset * sum;
+  return rewritePass(model, (graph, { replaced, removed, released }) => {
+    graph.nodes.forEach((conv, index) => {
+      const parameters = convParameters(graph, index);
+      if (parameters === undefined || conv.inputs[0] === undefined) return;
+      const { weights } = parameters;
+      const pointwise = weights.dims.slice(2).every((dim) => dim === 1) && (intsAttribute(conv, 'pads') ?? []).every((pad) => pad === 0) && (conv.attributes.get('auto_pad') === undefined);
+      if (!pointwise) return;
+      const add = soleProducer(graph, conv.inputs[0], 'Add');
+      const shifted = add === undefined ? undefined : withScalar(graph, graph.nodes[add]!.inputs);
+      const mul = shifted === undefined ? undefined : soleProducer(graph, shifted[0], 'Mul');
+      const scaled = mul === undefined ? undefined : withScalar(graph, graph.nodes[mul]!.inputs);
+      if (add === undefined || shifted === undefined || mul === undefined || scaled === undefined) return;
+      const [x, scale] = scaled;
+      const offset = shifted[1];
+      const perOutput = weights.data.length / weights.dims[0]!;
+      const bias = parameters.bias.map((value, output) => {
+        let sum = 0;
+        for (let at = output * perOutput; at < (output + 1) * perOutput; at++) sum += weights.data[at]!;
+        return value + offset * sum;
+      });
+      replaced.set(index, rewrittenConv(graph, index, x, conv.outputs[0]!, { dims: weights.dims, data: weights.data.map((value) => value * scale) }, bias));
+      removed.add(add);
+      removed.add(mul);
+      released.push(...conv.inputs.slice(1).filter((input) => input !== ''), ...graph.nodes[add]!.inputs.filter((input) => input !== shifted[0]), ...graph.nodes[mul]!.inputs.filter((input) => input !== x));
     });
-    replaced.set(index, rewrittenConv(graph, index, x, conv.outputs[0]!, { dims: weights.dims, data: weights.data.map((value) => value * scale) }, bias));
-    removed.add(add);
-    removed.add(mul);
-    released.push(...conv.inputs.slice(1).filter((input) => input !== ''), ...graph.nodes[add]!.inputs.filter((input) => input !== shifted[0]), ...graph.nodes[mul]!.inputs.filter((input) => input !== x));
   });
-  if (replaced.size === 0) return { model, count: 0 };
-  dropReleased(graph, released, removed);
-  return { model: graph.write(replaced, removed), count: replaced.size };
 }
