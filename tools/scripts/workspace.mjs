@@ -63,22 +63,35 @@ function writePnpmShim() {
 
 const nx = join(binDir, 'nx');
 
+/** The workspace's package folders, as pnpm-workspace.yaml lists them (`dir/*` or one folder). */
+function packageFolders() {
+  const listed = readFileSync(join(root, 'pnpm-workspace.yaml'), 'utf8').split('\n');
+  const start = listed.findIndex((line) => line.trim() === 'packages:');
+  const folders = [];
+  for (const line of listed.slice(start + 1)) {
+    const entry = /^\s+-\s+['"]?([^'"#\s]+)['"]?/.exec(line);
+    if (!entry) break;
+    const pattern = entry[1];
+    if (pattern.endsWith('/*')) {
+      const base = join(root, pattern.slice(0, -2));
+      if (existsSync(base)) for (const name of readdirSync(base)) folders.push(join(base, name));
+    } else folders.push(join(root, pattern));
+  }
+  return folders;
+}
+
 // Sums the per-package vitest JSON reports (restored from the nx cache on a cache hit).
 function printTestTotals() {
   let passed = 0;
   let failed = 0;
   let skipped = 0;
-  for (const folder of ['packages', 'packages/envs', 'packages/tools', 'apps']) {
-    const base = join(root, folder);
-    if (!existsSync(base)) continue;
-    for (const name of readdirSync(base)) {
-      const report = join(base, name, '.test-results', 'results.json');
-      if (!existsSync(report)) continue;
-      const results = JSON.parse(readFileSync(report, 'utf8'));
-      passed += results.numPassedTests;
-      failed += results.numFailedTests;
-      skipped += results.numPendingTests + (results.numTodoTests ?? 0);
-    }
+  for (const folder of packageFolders()) {
+    const report = join(folder, '.test-results', 'results.json');
+    if (!existsSync(report)) continue;
+    const results = JSON.parse(readFileSync(report, 'utf8'));
+    passed += results.numPassedTests;
+    failed += results.numFailedTests;
+    skipped += results.numPendingTests + (results.numTodoTests ?? 0);
   }
   console.log(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
 }
