@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { beforeAll, expect, it } from 'vitest';
 import { initBackend } from '../test/helpers';
-import { createModelAgent, decodeImageData, VisionLanguageModel } from './index';
+import { applyChatTemplate, createModelAgent, decodeImageData, imageTokenCount, partialAssistantText, VisionLanguageModel } from './index';
 
 beforeAll(initBackend);
 
@@ -42,5 +42,20 @@ it('acts as a spec Agent over messages with images', async () => {
   const aborted = new AbortController();
   aborted.abort();
   await expect(agent.act({ messages, signal: aborted.signal })).rejects.toBeDefined();
+  model.dispose();
+});
+
+it('continues a final assistant message with continueFinalMessage, and answers after it without', async () => {
+  const model = VisionLanguageModel.create({ preset: 'tiny' });
+  const question = { role: 'user' as const, content: 'Where is the goal?' };
+  const messages = [question, { role: 'assistant' as const, content: [{ type: 'text' as const, text: '<think>' }] }];
+  const template = (list: typeof messages | [typeof question]) => applyChatTemplate(model.tokenizer, list, { imageTokens: imageTokenCount(model.config), addGenerationPrompt: true }).tokens;
+  const continuing = await createModelAgent({ model, maxTokens: 3, continueFinalMessage: true }).act({ messages });
+  // The question's prompt, then the partial answer's tokens: not closed, no second <|assistant|>.
+  expect(continuing.usage?.inputTokens).toBe(template([question]).length + model.tokenizer.encode('<think>').length);
+  expect(partialAssistantText(messages)).toBe('<think>');
+  expect(partialAssistantText([question])).toBeUndefined();
+  const answering = await createModelAgent({ model, maxTokens: 3 }).act({ messages });
+  expect(answering.usage?.inputTokens).toBe(template(messages).length);
   model.dispose();
 });

@@ -1,4 +1,4 @@
-import type { Agent, AgentActOptions, AgentResponse, ImageData } from '@saccade/spec';
+import type { Agent, AgentActOptions, AgentResponse, ImageData, Message } from '@saccade/spec';
 import { applyChatTemplate } from './chat-template';
 import { decodeImageData } from './decode-image-data';
 import { imageTokenCount } from './model-config';
@@ -17,6 +17,19 @@ export interface ModelAgentSettings {
   seed?: number;
   /** Encoded image → RGB of the model's size (default: sharp, see decodeImageData). */
   decodeImage?: (image: ImageData, size: number) => Promise<RgbImage>;
+  /**
+   * Continue a final assistant message instead of answering after it (vLLM's
+   * `continue_final_message`): the prompt ends with `<|assistant|>` and that text, not closed by
+   * `<|end|>`, and the output is what the model writes after it. Default false.
+   */
+  continueFinalMessage?: boolean;
+}
+
+/** The text of the last message when it is the assistant's (a partial answer to continue), else undefined. */
+export function partialAssistantText(messages: readonly Message[]): string | undefined {
+  const last = messages[messages.length - 1];
+  if (last?.role !== 'assistant') return undefined;
+  return typeof last.content === 'string' ? last.content : last.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('');
 }
 
 /** The built-in model as a spec Agent: chat template, image decoding, KV-cache sampling. */
@@ -29,14 +42,16 @@ export function createModelAgent(settings: ModelAgentSettings): Agent {
     id: settings.id ?? 'saccade/small-vlm',
     async act(options: AgentActOptions): Promise<AgentResponse> {
       options.signal?.throwIfAborted();
-      const sequence = applyChatTemplate(model.tokenizer, options.messages, {
+      const prefix = settings.continueFinalMessage ? partialAssistantText(options.messages) : undefined;
+      const sequence = applyChatTemplate(model.tokenizer, prefix === undefined ? options.messages : options.messages.slice(0, -1), {
         imageTokens: imageTokenCount(model.config),
         addGenerationPrompt: true,
       });
+      const tokens = prefix === undefined ? sequence.tokens : [...sequence.tokens, ...model.tokenizer.encode(prefix)];
       const images = await Promise.all(sequence.images.map((image) => decode(image, model.config.imageSize)));
       const stop = options.stop ?? settings.stop;
       const [samples = []] = await model.generate({
-        prompts: [{ tokens: sequence.tokens, images }],
+        prompts: [{ tokens, images }],
         n: options.n ?? 1,
         temperature: options.temperature ?? settings.temperature ?? 1,
         topP: options.topP ?? settings.topP ?? 1,
@@ -53,7 +68,7 @@ export function createModelAgent(settings: ModelAgentSettings): Agent {
           finishReason: sample.finishReason,
         })),
         usage: {
-          inputTokens: sequence.tokens.length,
+          inputTokens: tokens.length,
           outputTokens: samples.reduce((sum, sample) => sum + sample.tokens.length, 0),
         },
       };

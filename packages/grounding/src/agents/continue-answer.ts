@@ -1,14 +1,12 @@
+import { partialAssistantText } from '@saccade/models';
 import type { Agent, AgentActOptions, AgentResponse, Message } from '@saccade/spec';
 
 /**
  * The partial answer an agent is asked to continue: the text of the last message when it is the
- * assistant's (the continuation convention of this package), else undefined.
+ * assistant's (the continuation convention of this package, and of the model agent's
+ * `continueFinalMessage`), else undefined.
  */
-export function partialAnswer(messages: readonly Message[]): string | undefined {
-  const last = messages[messages.length - 1];
-  if (last?.role !== 'assistant') return undefined;
-  return typeof last.content === 'string' ? last.content : last.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('');
-}
+export const partialAnswer: (messages: readonly Message[]) => string | undefined = partialAssistantText;
 
 /** The messages without a trailing partial answer. */
 export function withoutPartialAnswer(messages: readonly Message[]): Message[] {
