@@ -1,7 +1,7 @@
 import type { Rng } from '@saccade/core';
 import { setLearningRate, type DataParallel, type DataParallelStepResult, type LossReference, type VisionLanguageModel } from '@saccade/models';
 import * as tf from '@tensorflow/tfjs-core';
-import type { PolicyExample } from './losses/policy-loss';
+import type { PolicyExample, PolicyLossContext } from './losses/policy-loss';
 import type { PlayedEpisode } from './play-episodes';
 
 // Pieces the policy-gradient trainers (GRPO, PPO) share: the update loop over a rollout batch,
@@ -12,6 +12,31 @@ export function maskedTokens(example: Pick<PolicyExample, 'lossMask'>): number {
   let count = 0;
   for (let column = 1; column < example.lossMask.length; column++) count += example.lossMask[column] ?? 0;
   return count;
+}
+
+/** The clip, KL and entropy settings GRPO and PPO share. */
+export interface PolicyLossSettings {
+  aggregation?: PolicyLossContext['aggregation'];
+  clipLow?: number;
+  clipHigh?: number;
+  entropyCoefficient?: number;
+}
+
+/**
+ * A batch's PolicyLossContext from a trainer's settings: the batch's masked tokens and sequences,
+ * clip range (low 0.2; high `defaultClipHigh` unless set: DAPO's 0.28 for GRPO, 0.2 for PPO), KL
+ * and entropy weights.
+ */
+export function policyLossContext(batch: readonly Pick<PolicyExample, 'lossMask'>[], settings: PolicyLossSettings, klCoefficient: number, defaultClipHigh: number): PolicyLossContext {
+  return {
+    aggregation: settings.aggregation ?? 'token-mean',
+    tokenCount: batch.reduce((sum, example) => sum + maskedTokens(example), 0),
+    sequenceCount: batch.length,
+    clipLow: settings.clipLow ?? 0.2,
+    clipHigh: settings.clipHigh ?? defaultClipHigh,
+    klCoefficient,
+    entropyCoefficient: settings.entropyCoefficient ?? 0,
+  };
 }
 
 /** Each reward term's mean over the episodes, as `reward/<term>` metrics. */

@@ -9,7 +9,7 @@ import type { PolicyExample, PolicyLossContext } from './losses/policy-loss';
 import type { TimedEvaluation } from './held-out-evaluator';
 import type { PlayedEpisode } from './play-episodes';
 import { startPolicyPhase } from './policy-phase';
-import { attachReferenceLogProbs, maskedTokens, runPolicyUpdates } from './policy-training';
+import { attachReferenceLogProbs, policyLossContext, runPolicyUpdates } from './policy-training';
 import type { PolicyView } from './policy-messages';
 import type { SeedRange } from './seed-range';
 
@@ -133,15 +133,7 @@ export async function trainGrpo(
         miniBatches: settings.miniBatches ?? 1,
         maxGradientNorm: settings.maxGradientNorm ?? 1,
         rng: stepRng,
-        context: (batch): PolicyLossContext => ({
-          aggregation: settings.aggregation ?? 'token-mean',
-          tokenCount: batch.reduce((sum, example) => sum + maskedTokens(example), 0),
-          sequenceCount: batch.length,
-          clipLow: settings.clipLow ?? 0.2,
-          clipHigh: settings.clipHigh ?? 0.28,
-          klCoefficient,
-          entropyCoefficient: settings.entropyCoefficient ?? 0,
-        }),
+        context: (batch) => policyLossContext(batch, settings, klCoefficient, 0.28),
       });
       step++;
       phase.reportUpdate(step, metrics, tokens, rolloutSeconds, (performance.now() - updateStarted) / 1000);

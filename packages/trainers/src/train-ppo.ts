@@ -15,7 +15,7 @@ import { computeBiLevelGaeBatch, computeMaskedGaeBatch, computeTurnWiseGaeBatch,
 import type { PpoExample, PpoLossContext } from './losses/ppo-loss';
 import type { PlayedEpisode } from './play-episodes';
 import { startPolicyPhase, type PolicyPhaseSettings } from './policy-phase';
-import { attachReferenceLogProbs, forEachForward, maskedTokens, runPolicyUpdates } from './policy-training';
+import { attachReferenceLogProbs, forEachForward, maskedTokens, policyLossContext, runPolicyUpdates } from './policy-training';
 import type { TrainGrpoResult } from './train-grpo';
 
 /** Which GAE turns the critic's values and the turns' rewards into advantages (docs/advantages.md). */
@@ -121,13 +121,7 @@ export async function trainPpo(
         maxGradientNorm: settings.maxGradientNorm ?? 1,
         rng: stepRng,
         context: (batch): PpoLossContext => ({
-          aggregation: settings.aggregation ?? 'token-mean',
-          tokenCount: batch.reduce((sum, example) => sum + maskedTokens(example), 0),
-          sequenceCount: batch.length,
-          clipLow: settings.clipLow ?? 0.2,
-          clipHigh: settings.clipHigh ?? 0.2,
-          klCoefficient,
-          entropyCoefficient: settings.entropyCoefficient ?? 0,
+          ...policyLossContext(batch, settings, klCoefficient, 0.2),
           valueTokenCount: batch.reduce((sum, example) => sum + maskedTokens({ lossMask: example.valueMask }), 0),
           valueCoefficient: settings.valueCoefficient ?? 0.5,
           valueClip: settings.valueClip ?? 0.5,
