@@ -1,4 +1,4 @@
-import { SaccadeError } from '@saccade/spec';
+import { FileFormatError, SaccadeError } from '@saccade/spec';
 
 const name = 'Saccade_DatasetFormatError';
 const marker = 'saccade.error.dataset-format';
@@ -27,25 +27,15 @@ export function describeLocation({ file, line, record }: SourceLocation): string
  * what came, e.g.
  * `ChartQA Dataset/test/test_human.json record 3: field "label": expected a string or a number (the answer), received nothing (the field is missing)`.
  */
-export class DatasetFormatError extends SaccadeError {
+export class DatasetFormatError extends FileFormatError {
   private readonly [symbol] = true;
 
-  readonly file: string;
-  readonly line: number | undefined;
+  /** 1-based position of the record in a JSON document, Parquet file or folder listing. */
   readonly record: number | undefined;
-  /** The field of the source record, e.g. `label` or `answers[2].answer`; `(line)` when the line is not JSON. */
-  readonly field: string;
-  readonly expected: string;
-  readonly received: string;
 
   constructor({ location, field, expected, received, cause }: { location: SourceLocation; field: string; expected: string; received: string; cause?: unknown }) {
-    super({ name, message: `${describeLocation(location)}: field "${field}": expected ${expected}, received ${received}`, cause });
-    this.file = location.file;
-    this.line = location.line;
+    super({ name, file: location.file, ...(location.line === undefined ? {} : { line: location.line }), where: describeLocation(location), field, expected, received, cause });
     this.record = location.record;
-    this.field = field;
-    this.expected = expected;
-    this.received = received;
   }
 
   static override isInstance(error: unknown): error is DatasetFormatError {

@@ -6,6 +6,7 @@ test('runtime exports are the constants and the errors only', () => {
     'ConformanceError',
     'EnvAlreadyRegisteredError',
     'EnvNotFoundError',
+    'FileFormatError',
     'IMAGE_PLACEHOLDER',
     'InvalidActionError',
     'InvalidArgumentError',

@@ -38,6 +38,7 @@ export type { SpecificationVersion } from './v1/specification-version';
 export { ConformanceError } from './errors/conformance-error';
 export { EnvAlreadyRegisteredError } from './errors/env-already-registered-error';
 export { EnvNotFoundError } from './errors/env-not-found-error';
+export { FileFormatError, type FileFormatErrorOptions } from './errors/file-format-error';
 export { InvalidActionError } from './errors/invalid-action-error';
 export { InvalidArgumentError } from './errors/invalid-argument-error';
 export { InvalidStateError } from './errors/invalid-state-error';

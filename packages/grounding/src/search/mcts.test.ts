@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Agent, AgentActOptions } from '@saccade/spec';
+import { FileFormatError, type Agent, type AgentActOptions } from '@saccade/spec';
+import { TaskFileError } from '@saccade/env-vqa';
 import { afterAll, describe, expect, it } from 'vitest';
 import { squareScene } from '../../test/scenes';
 import { partialAnswer } from '../agents/continue-answer';
@@ -160,6 +161,8 @@ describe('linearisation and tree files', () => {
       }
     })();
     expect(GroundingFileError.isInstance(error)).toBe(true);
+    // The shared file error of @saccade/spec recognises it too; a task file error does not.
+    expect([FileFormatError.isInstance(error), TaskFileError.isInstance(error)]).toEqual([true, false]);
     expect((error as Error).message).toBe(`${file}: field "root.children[0].step": expected Invalid input: expected string, received number, received 3`);
   });
 });

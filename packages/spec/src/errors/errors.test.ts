@@ -3,6 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { ConformanceError } from './conformance-error';
 import { EnvAlreadyRegisteredError } from './env-already-registered-error';
 import { EnvNotFoundError } from './env-not-found-error';
+import { FileFormatError } from './file-format-error';
 import { InvalidActionError } from './invalid-action-error';
 import { InvalidArgumentError } from './invalid-argument-error';
 import { InvalidStateError } from './invalid-state-error';
@@ -64,6 +65,16 @@ describe('messages say what was expected and what came', () => {
       'No env is registered with id "saccade/FrozenLak-v1". Did you mean "saccade/FrozenLake-v1"? Registered ids: saccade/FrozenLake-v1, saccade/Sokoban-v1.',
     );
     expect(new EnvNotFoundError({ id: 'a/B-v1', knownIds: [] }).message).toContain('No env is registered:');
+  });
+
+  test('FileFormatError names the place, the field, what was expected and what came', () => {
+    const error = new FileFormatError({ file: 'tasks.jsonl', line: 3, field: 'answerType', expected: 'one of number | yes-no', received: '"essay"' });
+    expect(error.message).toBe('tasks.jsonl:3: field "answerType": expected one of number | yes-no, received "essay"');
+    expect(error).toMatchObject({ name: 'Saccade_FileFormatError', file: 'tasks.jsonl', line: 3, field: 'answerType' });
+    expect(new FileFormatError({ file: 'tree.json', field: 'root', expected: 'an object', received: 'null' }).message).toBe('tree.json: field "root": expected an object, received null');
+    const located = new FileFormatError({ file: 'test.json', where: 'test.json record 2', field: 'label', expected: 'a string', received: '3' });
+    expect(located.message).toBe('test.json record 2: field "label": expected a string, received 3');
+    expect([FileFormatError.isInstance(located), SaccadeError.isInstance(located), InvalidArgumentError.isInstance(located)]).toEqual([true, true, false]);
   });
 
   test('EnvAlreadyRegisteredError', () => {
