@@ -29,10 +29,15 @@ export interface ClippedGradients {
   norm: tf.Scalar;
 }
 
+/** √Σ‖g‖² over all gradients. */
+function globalNorm(gradients: readonly tf.Tensor[]): tf.Scalar {
+  return tf.tidy(() => tf.sqrt(tf.addN(gradients.map((gradient) => tf.sum(tf.square(gradient))))) as tf.Scalar);
+}
+
 /** Scales gradients so their global L2 norm is at most maxNorm (PyTorch's clip_grad_norm_). */
 export function clipByGlobalNorm(gradients: readonly tf.Tensor[], maxNorm: number): ClippedGradients {
   return tf.tidy(() => {
-    const norm = tf.sqrt(tf.addN(gradients.map((gradient) => tf.sum(tf.square(gradient))))) as tf.Scalar;
+    const norm = globalNorm(gradients);
     const scale = tf.minimum(1, tf.div(maxNorm, tf.add(norm, 1e-6)));
     return { gradients: gradients.map((gradient) => tf.mul(gradient, scale)), norm };
   });
@@ -65,7 +70,7 @@ export function applyGradients(model: VisionLanguageModel, optimizer: tf.Optimiz
   const maxNorm = Number.isFinite(maxGradientNorm) ? maxGradientNorm : Number.MAX_VALUE;
   if (isFusedAdam(optimizer) && fusedAdamAvailable()) {
     // The norm as clipByGlobalNorm computes it; its scale, in float32 as tf ops would, goes into the fused update.
-    const normTensor = tf.tidy(() => tf.sqrt(tf.addN(gradients.map((gradient) => tf.sum(tf.square(gradient))))));
+    const normTensor = globalNorm(gradients);
     const norm = normTensor.dataSync()[0] ?? NaN;
     normTensor.dispose();
     const scale = Math.min(1, Math.fround(Math.fround(maxNorm) / Math.fround(norm + Math.fround(1e-6))));
