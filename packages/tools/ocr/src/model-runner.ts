@@ -4,7 +4,6 @@ import * as ort from 'onnxruntime-node';
 
 /** Runs a one-input, one-output ONNX model; runs may overlap. */
 export interface ModelRunner {
-  readonly inputName: string;
   /** Runs that proceed at once. */
   readonly concurrency: number;
   run(input: Float32Array, dims: readonly number[]): Promise<{ data: Float32Array; dims: readonly number[] }>;
@@ -32,7 +31,6 @@ export async function openModelRunner(model: Uint8Array, source: string, threads
     const inputName = session.inputNames[0]!;
     const outputName = session.outputNames[0]!;
     return {
-      inputName,
       concurrency: 1,
       async run(input, dims) {
         const output = (await session.run({ [inputName]: new ort.Tensor('float32', input, dims) }))[outputName]!;
@@ -50,7 +48,6 @@ export async function openModelRunner(model: Uint8Array, source: string, threads
     else idle.push(worker);
   };
   return {
-    inputName: workers[0]!.inputName,
     concurrency: workers.length,
     async run(input, dims) {
       const worker = idle.pop() ?? (await new Promise<RunnerWorker>((resolve) => waiting.push(resolve)));
@@ -75,7 +72,7 @@ const ort = require(workerData.runtime);
 const message = (error) => (error && error.message) || String(error);
 ort.InferenceSession.create(workerData.model, { executionProviders: ['cpu'], intraOpNumThreads: 1, interOpNumThreads: 1 }).then(
   (session) => {
-    parentPort.postMessage({ ready: true, inputName: session.inputNames[0] });
+    parentPort.postMessage({ ready: true });
     parentPort.on('message', async ({ id, data, dims }) => {
       try {
         const output = (await session.run({ [session.inputNames[0]]: new ort.Tensor('float32', data, dims) }))[session.outputNames[0]];
@@ -93,7 +90,6 @@ ort.InferenceSession.create(workerData.model, { executionProviders: ['cpu'], int
 interface Reply {
   id?: number;
   ready?: boolean;
-  inputName?: string;
   data?: Float32Array;
   dims?: number[];
   error?: string;
@@ -110,9 +106,9 @@ async function startWorker(model: Uint8Array, source: string): Promise<RunnerWor
     for (const { reject } of pending.values()) reject(failure);
     pending.clear();
   };
-  const ready = new Promise<string>((resolve, reject) => {
+  const ready = new Promise<void>((resolve, reject) => {
     worker.once('message', (reply: Reply) => {
-      if (reply.ready === true) resolve(reply.inputName ?? 'x');
+      if (reply.ready === true) resolve();
       else reject(new Error(`expected an ONNX model at ${source}, could not load it in a worker thread: ${reply.error ?? 'no reason given'}`));
     });
     worker.once('error', reject);
@@ -127,9 +123,8 @@ async function startWorker(model: Uint8Array, source: string): Promise<RunnerWor
   });
   worker.on('error', (error) => fail(new Error(`the worker thread running ${source} crashed: ${error.message}`, { cause: error })));
   worker.on('exit', (code) => fail(new Error(`the worker thread running ${source} exited (code ${code})`)));
-  let inputName: string;
   try {
-    inputName = await ready;
+    await ready;
   } catch (error) {
     await worker.terminate();
     throw error;
@@ -137,7 +132,6 @@ async function startWorker(model: Uint8Array, source: string): Promise<RunnerWor
   // Idle workers do not keep the process alive; a worker with runs in flight does.
   worker.unref();
   return {
-    inputName,
     concurrency: 1,
     async run(input, dims) {
       if (failure !== undefined) throw failure;
