@@ -16,7 +16,7 @@ export type { ToolCallRecord, ToolUseWrapperOptions } from './wrappers/tool-use-
 // Output formats.
 export { OUTPUT_FORMATS, formatTemplate } from './formats/output-format';
 export type { FormatTag, OutputFormat } from './formats/output-format';
-export { parseFinalAnswer } from './formats/parse-final-answer';
+export { asciiLowerCase, parseFinalAnswer } from './formats/parse-final-answer';
 export type { FinalAnswer } from './formats/parse-final-answer';
 export { parseFormattedResponse } from './formats/parse-formatted-response';
 export type { ParseFormattedResponseOptions, ParsedResponse } from './formats/parse-formatted-response';

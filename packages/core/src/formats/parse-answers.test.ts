@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { cpuTime } from '../__fixtures__/cpu-time';
+import { createRng } from '../random/create-rng';
 import { parseFinalAnswer } from './parse-final-answer';
 import { parsePoints } from './parse-points';
 import { extractTagContent } from './scan-tags';
@@ -26,6 +27,29 @@ describe('parseFinalAnswer', () => {
     expect(parseFinalAnswer('<answer></answer>')).toBeUndefined();
     expect(parseFinalAnswer('Answer:')).toBeUndefined();
     expect(parseFinalAnswer(undefined as unknown as string)).toBeUndefined();
+  });
+
+  test('characters whose lower case is longer do not shift the answer', () => {
+    // 'İ'.toLowerCase() is two code units: an index found in a lower-cased copy would slice the wrong place.
+    expect(parseFinalAnswer('İİİ Answer: 1234')).toEqual({ answer: '1234', source: 'answer-prefix' });
+    expect(parseFinalAnswer('İİ\n## FINAL_ANSWER: 250 units')).toEqual({ answer: '250 units', source: 'final-answer-prefix' });
+    expect(parseFinalAnswer('İİİİ Answer: yes')).toEqual({ answer: 'yes', source: 'answer-prefix' });
+    expect(parseFinalAnswer('İ'.repeat(5000) + 'answer: ok')).toEqual({ answer: 'ok', source: 'answer-prefix' });
+  });
+
+  test('fuzz: 20,000 noisy texts (seed 23) ending in a known answer give exactly that answer', () => {
+    // Noise from characters that change length or form when lower-cased, plus ASCII and newlines.
+    const noise = ['İ', 'ẞ', 'Σ', 'ǅ', 'ﬀ', 'ŉ', '\u{1F600}', 'A', 'n', 's', 'w', 'e', 'r', ':', ' ', '\n', '#', '_', '<', '>', 'x', '7'];
+    const rng = createRng(23);
+    for (let index = 0; index < 20_000; index++) {
+      let text = '';
+      const length = rng.int(0, 60);
+      for (let character = 0; character < length; character++) text += noise[rng.int(0, noise.length - 1)];
+      const answer = `${rng.int(0, 99_999)}${noise[rng.int(0, 6)]}z`;
+      const prefix = rng.next() < 0.5 ? '\nAnswer: ' : '\n## Final_Answer: ';
+      const found = parseFinalAnswer(`${text.replace(/answer|<\/?answer>/gi, '')}${prefix}${answer}`);
+      if (found?.answer !== answer) expect({ text, answer, found }).toBe('the answer after the last prefix');
+    }
   });
 
   test('10 MB of answer: prefixes is fast', () => {

@@ -6,6 +6,12 @@ export interface FinalAnswer {
 
 const isLetter = (code: number): boolean => (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95;
 
+/**
+ * Lower-cases A–Z only, so that every index in the result is the same index in `text`.
+ * `toLowerCase()` can lengthen a string (`'İ'` becomes two code units), which would shift the slice.
+ */
+export const asciiLowerCase = (text: string): string => text.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
+
 /** The rest of the line after `start`, or the next non-empty line when that is empty. */
 function lineAfter(text: string, start: number): string {
   let lineEnd = text.indexOf('\n', start);
@@ -43,7 +49,7 @@ export function parseFinalAnswer(text: string, { maxLength = 1_000_000 }: { maxL
       if (answer.length > 0) return { answer, source: 'answer-tag' };
     }
   }
-  const lower = source.toLowerCase();
+  const lower = asciiLowerCase(source);
   const finalPrefix = '## final_answer:';
   const finalIndex = lower.lastIndexOf(finalPrefix);
   if (finalIndex !== -1) {

@@ -1,4 +1,4 @@
-import { parseFinalAnswer } from '@saccade/core';
+import { asciiLowerCase, parseFinalAnswer } from '@saccade/core';
 import { indexForSeed, type VisionQATask } from '@saccade/env-vqa';
 import { decodeImage, renderSvg } from '@saccade/image';
 import { IMAGE_PLACEHOLDER, InvalidArgumentError, InvalidStateError, type Env, type EnvResetOptions, type ImageData, type ResetResult, type StepResult } from '@saccade/spec';
@@ -154,7 +154,7 @@ export class SvgReconstructionEnv implements Env {
     const answer = parseFinalAnswer(text)?.answer;
     if (answer === undefined) return { error: 'expected SVG code inside <answer>…</answer>' };
     const start = answer.search(/<svg[\s>/]/i);
-    const end = answer.toLowerCase().lastIndexOf('</svg>');
+    const end = asciiLowerCase(answer).lastIndexOf('</svg>');
     const selfClosing = start === -1 ? null : /^<svg\b[^>]*\/>/i.exec(answer.slice(start));
     if (start === -1 || ((end === -1 || end < start) && selfClosing === null)) return { error: 'expected an <svg …>…</svg> document inside <answer>…</answer>' };
     const svg = end > start ? answer.slice(start, end + '</svg>'.length) : selfClosing![0];

@@ -35,6 +35,14 @@ describe('svg reconstruction', () => {
     expect(result.observation.images[0]!.data).toEqual(observation.images[0]!.data);
   });
 
+  it('finds the SVG after characters whose lower case is longer (İ)', async () => {
+    const env = new SvgReconstructionEnv({ difficulty: 0.5 });
+    await env.reset({ seed: 4 });
+    const svg = String(env.task.answer);
+    const result = await env.step(`<answer>İİİİİİİİ ${svg} drawn</answer>`);
+    expect(result).toMatchObject({ terminated: true, info: { rewardTerms: { format: 0.5, similarity: 1 }, metrics: { success: true } } });
+  });
+
   it('shows a blank canvas for unreadable or unsafe SVG, and truncates after the last turn', async () => {
     const env = new SvgReconstructionEnv({ maxTurns: 2 });
     await env.reset({ seed: 1 });
