@@ -1,6 +1,6 @@
 import { checkTool, runTool } from '@saccade/core';
 import { describe, expect, it } from 'vitest';
-import { calculatorTool } from './calculator-tool';
+import { calculatorTool, createCalculatorTool } from './calculator-tool';
 
 const calc = async (expression: string) => runTool(calculatorTool, { expression });
 
@@ -29,6 +29,35 @@ describe('calculator', () => {
     expect(await calc('ones(100000, 100000)')).toMatchObject({ ok: false, message: '"calculator" failed: the function ones is not available in the calculator' });
     expect(await calc('2 +')).toMatchObject({ ok: false, message: '"calculator" failed: could not parse "2 +": Unexpected end of expression (char 4)' });
     expect(await calc('x + 1')).toMatchObject({ ok: false, message: '"calculator" failed: Undefined symbol x' });
+  });
+
+  it('stops an expression past its time limit and keeps working', async () => {
+    const quick = createCalculatorTool({ timeLimitMs: 1_500 });
+    const started = performance.now();
+    expect(await runTool(quick, { expression: 'fraction(3,7)^100000000' })).toMatchObject({
+      ok: false,
+      kind: 'failed',
+      message: '"calculator" failed: the expression did not finish within 1500 ms and was stopped',
+    });
+    expect(performance.now() - started).toBeLessThan(10_000);
+    expect(await runTool(quick, { expression: '6 * 7' })).toMatchObject({ ok: true, result: { text: '42' } });
+  });
+
+  it("honours runTool's time limit: the call is stopped, not left running", async () => {
+    const started = performance.now();
+    expect(await runTool(calculatorTool, { expression: 'fraction(3,7)^100000000' }, { timeoutMs: 1_000 })).toMatchObject({ ok: false, kind: 'timeout' });
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(await calc('2^10')).toMatchObject({ ok: true, result: { text: '1024' } });
+  });
+
+  it('an expression that exhausts memory fails instead of ending the process', async () => {
+    expect(await calc('format(1, 1e9)')).toMatchObject({ ok: false, kind: 'failed', message: `"calculator" failed: the expression needed more than the calculator's 128 MB of memory and was stopped` });
+    expect(await calc('1 + 1')).toMatchObject({ ok: true, result: { text: '2' } });
+  });
+
+  it('refuses an empty expression', async () => {
+    expect(await calc(' ')).toMatchObject({ ok: false, kind: 'invalid-arguments', message: 'invalid arguments for "calculator": expression: expected a math expression, received an empty one' });
+    expect(await calc('')).toMatchObject({ ok: false, kind: 'invalid-arguments' });
   });
 
   it('passes checkTool', async () => {

@@ -1,7 +1,7 @@
 import { defineTool } from '@saccade/core';
 import type { Tool } from '@saccade/spec';
-import { all, create, type MathNode } from 'mathjs';
 import { z } from 'zod';
+import { CalculatorProcess } from './calculator-process';
 
 export interface CalculatorToolSettings {
   /** The name the model calls (default `calculator`). */
@@ -10,48 +10,34 @@ export interface CalculatorToolSettings {
   precision?: number;
   /** Longest expression accepted (default 1,000 characters). */
   maxLength?: number;
-}
-
-// Functions that reach outside arithmetic (define code, units or parsers) or allocate without bound.
-const DISABLED = ['import', 'createUnit', 'evaluate', 'parse', 'compile', 'simplify', 'derivative', 'resolve', 'reviver', 'replacer', 'rationalize', 'chain', 'help', 'config', 'ones', 'zeros', 'identity', 'range', 'resize', 'random', 'randomInt', 'pickRandom'];
-
-/** A mathjs instance with everything but math disabled; its evaluate is kept privately. */
-function createSafeMath() {
-  const math = create(all!);
-  const evaluate = math.evaluate.bind(math);
-  const parse = math.parse.bind(math);
-  math.import(Object.fromEntries(DISABLED.map((name) => [name, () => { throw new Error(`the function ${name} is not available in the calculator`); }])), { override: true });
-  return { math, evaluate, parse };
+  /** A call that computes longer is stopped and fails (default 5,000 ms). */
+  timeLimitMs?: number;
+  /** Heap of the child process that computes; an expression that needs more fails (default 128 MB). */
+  memoryLimitMb?: number;
+  /** Longest result text (default 100,000 characters). */
+  maxResultLength?: number;
 }
 
 const input = z.object({
-  expression: z.string().min(1).describe('A math expression, e.g. "sqrt(3^2 + 4^2)", "sin(30 deg)", "12.5 cm to inch", "det([1, 2; 3, 4])".'),
+  expression: z.string().trim().min(1, 'expected a math expression, received an empty one').describe('A math expression, e.g. "sqrt(3^2 + 4^2)", "sin(30 deg)", "12.5 cm to inch", "det([1, 2; 3, 4])".'),
 });
 
 /**
  * A calculator on mathjs: arithmetic, functions, units, matrices, complex numbers. Only math: the
  * functions that define code, units or parse strings are disabled, and so are assignments, so one
- * call cannot affect the next.
+ * call cannot affect the next. It computes in a child process with a time and a memory limit: an
+ * expression that would run for minutes or exhaust memory (`fraction(3,7)^100000000`,
+ * `format(1, 1e9)`) fails with a message instead of holding or ending the process.
  */
-export function createCalculatorTool({ name = 'calculator', precision = 14, maxLength = 1_000 }: CalculatorToolSettings = {}): Tool<z.infer<typeof input>> {
-  const { math, evaluate, parse } = createSafeMath();
+export function createCalculatorTool({ name = 'calculator', precision = 14, maxLength = 1_000, timeLimitMs = 5_000, memoryLimitMb = 128, maxResultLength = 100_000 }: CalculatorToolSettings = {}): Tool<z.infer<typeof input>> {
+  const worker = new CalculatorProcess({ precision, timeLimitMs, memoryLimitMb, maxResultLength });
   return defineTool({
     name,
     description: 'Evaluate a math expression (mathjs syntax: + - * / ^, sqrt, sin, log, pi, units like "5 cm to inch", matrices).',
     inputSchema: input,
-    async execute({ expression }) {
+    async execute({ expression }, { signal }) {
       if (expression.length > maxLength) throw new Error(`expected an expression of at most ${maxLength} characters, received ${expression.length}`);
-      let tree: MathNode;
-      try {
-        tree = parse(expression);
-      } catch (error) {
-        throw new Error(`could not parse ${JSON.stringify(expression)}: ${(error as Error).message}`);
-      }
-      const forbidden = tree.filter((node) => node.type === 'AssignmentNode' || node.type === 'FunctionAssignmentNode');
-      if (forbidden.length > 0) throw new Error(`expected an expression, received an assignment (${forbidden[0]!.toString()}); write the value directly`);
-      const value: unknown = evaluate(expression, {});
-      if (typeof value === 'function') throw new Error('expected a value, received a function');
-      return { text: math.format(value as never, { precision }) };
+      return { text: await worker.evaluate(expression, signal) };
     },
   });
 }
