@@ -27,7 +27,14 @@ export const trainConfigSchema = z
       })
       .strict()
       .prefault({}),
+    /** What of the env's text the policy reads: 'image' (images only: Markov visual envs, the default run) or 'full'. */
     policyView: z.enum(['image', 'full']).default('image'),
+    /** Earlier turns each prompt keeps (VAGEN's window; 0: each turn sees its observation only, as a Markov env needs). */
+    historyWindow: z.number().int().nonnegative().default(0),
+    /** Tools the policy may call inside its episodes (registered tool names); the env is wrapped in the tool-use wrapper. */
+    tools: z.array(z.string()).default([]),
+    /** SFT files (`saccade data generate` output, LLaMA-Factory messages + images) whose chains SFT trains on, beside or instead of the oracle's. */
+    sftFiles: z.array(z.string()).default([]),
     /** Seeds the demonstrations and GRPO prompts come from, and the held-out seeds evaluation plays. */
     seeds: z
       .object({
@@ -41,6 +48,8 @@ export const trainConfigSchema = z
     /** Phase 1: supervised fine-tuning on the env solver's demonstrations. */
     sft: z
       .object({
+        /** Play the training seeds with the env's oracle for demonstrations (false: the SFT files only). */
+        oracle: z.boolean().default(true),
         steps: z.number().int().nonnegative().default(400),
         batchSize: z.number().int().positive().default(32),
         learningRate: z.number().positive().default(3e-3),
@@ -75,8 +84,8 @@ export const trainConfigSchema = z
       })
       .strict()
       .prefault({}),
-    /** The reinforcement-learning phase after SFT: GRPO (default) or PPO with a critic. */
-    algorithm: z.enum(['grpo', 'ppo']).default('grpo'),
+    /** The reinforcement-learning phase after SFT: GRPO (default) or PPO with a critic; 'sft' stops after SFT. */
+    algorithm: z.enum(['sft', 'grpo', 'ppo']).default('grpo'),
     /** Phase 2 when `algorithm: ppo`: PPO with the value head as critic (0 steps skips it). */
     ppo: z
       .object({

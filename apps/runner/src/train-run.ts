@@ -1,6 +1,9 @@
 import { loadCheckpoint, VisionLanguageModel } from '@saccade/models';
 import type { RunEvent } from '@saccade/spec';
-import { trainGrpo, trainPpo, trainSft, type PolicyEvaluation } from '@saccade/trainers';
+import { trainGrpo, trainPpo, trainSft, type PlayedBatch, type PolicyEvaluation } from '@saccade/trainers';
+import { loadSftImages, readSftFile } from '@saccade/grounding';
+import { chatTrajectory } from '@saccade/rollout';
+import { envFactory } from './env-factory';
 import type { LoadedCheckpoint } from '@saccade/models';
 import type { RunFolder } from './run-folder';
 import type { TrainConfig } from './train-config';
@@ -37,10 +40,29 @@ export function plannedPhases(config: TrainConfig, resumeFrom?: { phase: 'sft' |
   const phases: PhasePlan[] = [];
   const sftPending = config.sft.steps > 0 && (!resumeFrom || (resumeFrom.phase === 'sft' && !resumeFrom.complete));
   if (sftPending) phases.push({ steps: config.sft.steps, timeLimitSeconds: config.sft.timeLimitSeconds });
-  const second = config.algorithm === 'ppo' ? config.ppo : config.grpo;
+  const second = secondPhase(config);
   const inPhase2 = resumeFrom?.phase === config.algorithm && !resumeFrom.complete;
-  if (second.steps > 0 && (inPhase2 || !resumeFrom || resumeFrom.phase === 'sft')) phases.push({ steps: second.steps, timeLimitSeconds: second.timeLimitSeconds });
+  if (second && second.steps > 0 && (inPhase2 || !resumeFrom || resumeFrom.phase === 'sft')) phases.push({ steps: second.steps, timeLimitSeconds: second.timeLimitSeconds });
   return { phases, firstPhaseStart: !sftPending && inPhase2 ? resumeFrom.phaseStart : 0 };
+}
+
+/** The settings of the phase after SFT, if the algorithm has one. */
+export function secondPhase(config: TrainConfig): { steps: number; timeLimitSeconds: number } | undefined {
+  return config.algorithm === 'ppo' ? config.ppo : config.algorithm === 'grpo' ? config.grpo : undefined;
+}
+
+/** SFT demonstrations from the config's SFT files, as trajectories the trainers tokenise like played episodes. */
+export async function loadSftFiles(files: readonly string[]): Promise<PlayedBatch | undefined> {
+  if (files.length === 0) return undefined;
+  const batch: PlayedBatch = { trajectories: [], images: new Map() };
+  for (const file of files) {
+    for (const record of await readSftFile(file)) {
+      const { trajectory, images } = chatTrajectory(record.messages, await loadSftImages(record), { id: record.id, envId: record.dataset, agentId: record.method, metadata: { file, taskId: record.taskId } });
+      batch.trajectories.push(trajectory);
+      for (const [hash, image] of images) batch.images.set(hash, image);
+    }
+  }
+  return batch;
 }
 
 export async function prepareTrainRun(config: TrainConfig, folder: RunFolder, resume: boolean): Promise<TrainRunSetup> {
@@ -76,7 +98,9 @@ export async function runTraining(config: TrainConfig, folder: RunFolder, setup:
   const common = {
     envId: config.env.id,
     envOptions: config.env.options,
+    createEnv: envFactory({ maxTurns: config.env.maxTurns, tools: config.tools }),
     view: config.policyView,
+    historyWindow: config.historyWindow,
     maxTurns: config.env.maxTurns,
     trainSeeds: config.seeds.train,
     evalSeeds: config.seeds.eval,
@@ -93,11 +117,13 @@ export async function runTraining(config: TrainConfig, folder: RunFolder, setup:
   let step = resumeFrom?.step ?? 0;
   const sftPending = config.sft.steps > 0 && (!resumeFrom || (resumeFrom.phase === 'sft' && !resumeFrom.complete));
   if (sftPending) {
+    const demonstrations = await loadSftFiles(config.sftFiles);
     const result = await trainSft(
       model,
       {
         ...common,
         ...config.sft,
+        ...(demonstrations ? { demonstrations } : {}),
         startStep: step,
         ...(resumeFrom?.optimizer ? { optimizer: resumeFrom.optimizer } : {}),
         checkpointMetadata: { phaseStart: 0 },
@@ -110,9 +136,9 @@ export async function runTraining(config: TrainConfig, folder: RunFolder, setup:
 
   // Phase 2: GRPO or PPO, whichever the config names (a resumed run goes on with its checkpoint's).
   const algorithm = config.algorithm;
-  const phaseSteps = algorithm === 'ppo' ? config.ppo.steps : config.grpo.steps;
+  const phaseSteps = secondPhase(config)?.steps ?? 0;
   const inPhase2 = resumeFrom?.phase === algorithm && !resumeFrom.complete;
-  if (phaseSteps > 0 && !reached() && (inPhase2 || !resumeFrom || resumeFrom.phase === 'sft')) {
+  if (algorithm !== 'sft' && phaseSteps > 0 && !reached() && (inPhase2 || !resumeFrom || resumeFrom.phase === 'sft')) {
     const phaseStart = inPhase2 ? resumeFrom.phaseStart : step;
     const resumed = { startStep: step, ...(inPhase2 && resumeFrom.optimizer ? { optimizer: resumeFrom.optimizer } : {}), checkpointMetadata: { phaseStart } };
     let result;

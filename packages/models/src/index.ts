@@ -33,8 +33,8 @@ export { sampleToken } from './sample-token';
 export type { SampleSettings, SampledToken } from './sample-token';
 export { createRandom } from './seeded-random';
 export type { RandomSource } from './seeded-random';
-export { createModelAgent, partialAssistantText } from './model-agent';
-export type { ModelAgentSettings } from './model-agent';
+export { createImageDecoder, createModelAgent, partialAssistantText } from './model-agent';
+export type { ModelAgentSettings, ModelGenerator } from './model-agent';
 
 // Training.
 export {

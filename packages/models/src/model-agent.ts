@@ -1,4 +1,5 @@
-import type { Agent, AgentActOptions, AgentResponse, ImageData, Message } from '@saccade/spec';
+import type { Agent, AgentActBatchOptions, AgentActOptions, AgentResponse, ImageData, Message } from '@saccade/spec';
+import type { GeneratedSample, GenerateOptions } from './generate';
 import { applyChatTemplate } from './chat-template';
 import { decodeImageData } from './decode-image-data';
 import { imageTokenCount } from './model-config';
@@ -13,7 +14,7 @@ export interface ModelAgentSettings {
   topP?: number;
   maxTokens?: number;
   stop?: string[];
-  /** Seed of the first call's sampler; each call uses the next seed (reproducible runs). */
+  /** Seed of the first call's sampler; each call without its own `seed` uses the next one (reproducible runs). */
   seed?: number;
   /** Encoded image → RGB of the model's size (default: sharp, see decodeImageData). */
   decodeImage?: (image: ImageData, size: number) => Promise<RgbImage>;
@@ -23,6 +24,8 @@ export interface ModelAgentSettings {
    * `<|end|>`, and the output is what the model writes after it. Default false.
    */
   continueFinalMessage?: boolean;
+  /** Generates in the model's place: a trainer's DataParallel, so that sampling uses every thread. Default: the model. */
+  generator?: ModelGenerator;
 }
 
 /** The text of the last message when it is the assistant's (a partial answer to continue), else undefined. */
@@ -32,34 +35,48 @@ export function partialAssistantText(messages: readonly Message[]): string | und
   return typeof last.content === 'string' ? last.content : last.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('');
 }
 
-/** The built-in model as a spec Agent: chat template, image decoding, KV-cache sampling. */
+/** What generates for the agent: the model itself, or a trainer's DataParallel sharing the work over its threads. */
+export interface ModelGenerator {
+  generate(options: GenerateOptions): Promise<GeneratedSample[][]>;
+}
+
+/**
+ * The built-in model as a spec Agent: chat template, image decoding, KV-cache sampling. `actBatch`
+ * decodes many chats as one batch (one generate call), which is how the rollout manager plays the
+ * built-in model's episodes in lock step.
+ */
 export function createModelAgent(settings: ModelAgentSettings): Agent {
   const { model } = settings;
   const decode = settings.decodeImage ?? decodeImageData;
+  const generator: ModelGenerator = settings.generator ?? model;
   let seed = settings.seed ?? 0;
-  return {
-    specificationVersion: 'v1',
-    id: settings.id ?? 'saccade/small-vlm',
-    async act(options: AgentActOptions): Promise<AgentResponse> {
-      options.signal?.throwIfAborted();
-      const prefix = settings.continueFinalMessage ? partialAssistantText(options.messages) : undefined;
-      const sequence = applyChatTemplate(model.tokenizer, prefix === undefined ? options.messages : options.messages.slice(0, -1), {
-        imageTokens: imageTokenCount(model.config),
-        addGenerationPrompt: true,
-      });
-      const tokens = prefix === undefined ? sequence.tokens : [...sequence.tokens, ...model.tokenizer.encode(prefix)];
-      const images = await Promise.all(sequence.images.map((image) => decode(image, model.config.imageSize)));
-      const stop = options.stop ?? settings.stop;
-      const [samples = []] = await model.generate({
-        prompts: [{ tokens, images }],
-        n: options.n ?? 1,
-        temperature: options.temperature ?? settings.temperature ?? 1,
-        topP: options.topP ?? settings.topP ?? 1,
-        maxTokens: options.maxTokens ?? settings.maxTokens ?? 64,
-        seed: seed++,
-        ...(stop ? { stop } : {}),
-        ...(options.signal ? { signal: options.signal } : {}),
-      });
+  const actBatch = async (options: AgentActBatchOptions): Promise<AgentResponse[]> => {
+    options.signal?.throwIfAborted();
+    const prompts = await Promise.all(
+      options.messages.map(async (messages) => {
+        const prefix = settings.continueFinalMessage ? partialAssistantText(messages) : undefined;
+        const sequence = applyChatTemplate(model.tokenizer, prefix === undefined ? messages : messages.slice(0, -1), {
+          imageTokens: imageTokenCount(model.config),
+          addGenerationPrompt: true,
+        });
+        const tokens = prefix === undefined ? sequence.tokens : [...sequence.tokens, ...model.tokenizer.encode(prefix)];
+        const images = await Promise.all(sequence.images.map((image) => decode(image, model.config.imageSize)));
+        return { tokens, images };
+      }),
+    );
+    const stop = options.stop ?? settings.stop;
+    const results = await generator.generate({
+      prompts,
+      n: options.n ?? 1,
+      temperature: options.temperature ?? settings.temperature ?? 1,
+      topP: options.topP ?? settings.topP ?? 1,
+      maxTokens: options.maxTokens ?? settings.maxTokens ?? 64,
+      seed: options.seed ?? seed++,
+      ...(stop ? { stop } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    return prompts.map((prompt, index) => {
+      const samples = results[index] ?? [];
       return {
         outputs: samples.map((sample) => ({
           text: sample.text,
@@ -68,10 +85,39 @@ export function createModelAgent(settings: ModelAgentSettings): Agent {
           finishReason: sample.finishReason,
         })),
         usage: {
-          inputTokens: tokens.length,
+          inputTokens: prompt.tokens.length,
           outputTokens: samples.reduce((sum, sample) => sum + sample.tokens.length, 0),
         },
       };
+    });
+  };
+  return {
+    specificationVersion: 'v1',
+    id: settings.id ?? 'saccade/small-vlm',
+    actBatch,
+    async act({ messages, ...options }: AgentActOptions): Promise<AgentResponse> {
+      const [response] = await actBatch({ ...options, messages: [messages] });
+      return response!;
     },
+  };
+}
+
+/**
+ * `decodeImageData` with a cache by image object: the rollout manager keeps each observation's
+ * image as one object, so the agent (every turn that shows it) and the trainer decode it once.
+ */
+export function createImageDecoder(): (image: ImageData, size: number) => Promise<RgbImage> {
+  const cache = new WeakMap<ImageData, Map<number, Promise<RgbImage>>>();
+  return (image, size) => {
+    let sizes = cache.get(image);
+    if (!sizes) cache.set(image, (sizes = new Map()));
+    let decoded = sizes.get(size);
+    if (!decoded) {
+      decoded = decodeImageData(image, size);
+      sizes.set(size, decoded);
+      // A failed decode is not kept: the next caller gets the error afresh.
+      decoded.catch(() => sizes!.delete(size));
+    }
+    return decoded;
   };
 }

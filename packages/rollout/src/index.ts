@@ -22,6 +22,12 @@ export { QWEN25_SPECIAL_TOKENS, createQwen25SequenceTokenizer } from './qwen25-s
 export type { Qwen25SequenceTokenizerOptions } from './qwen25-sequence-tokenizer';
 export { tokenizeTrajectory } from './tokenize-trajectory';
 export type { RewardPlacement, TokenizeTrajectoryOptions, TrainingSequence } from './tokenize-trajectory';
+export { trajectorySequences } from './trajectory-sequences';
+export { chatTrajectory } from './chat-trajectory';
+export type { ChatTextMessage, ChatTrajectoryOptions } from './chat-trajectory';
+export type { TrajectorySequencesOptions } from './trajectory-sequences';
+export { createLockstep, isBatchAgent } from './lockstep-agent';
+export type { BatchAgent, Lockstep } from './lockstep-agent';
 
 // Export for outside trainers.
 export { readSequencesParquet, sequenceToRecord, writeSequencesJsonl, writeSequencesParquet } from './export-sequences';

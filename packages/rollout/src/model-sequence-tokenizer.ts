@@ -16,7 +16,8 @@ const noBytes: ImageData = { data: new Uint8Array(0), mediaType: 'image/png' };
  * The built-in small VLM's chat template (`applyChatTemplate` from @saccade/models) as a
  * `SequenceTokenizer`: `<bos>`, then per message its role token, its content and `<|end|>`; an image
  * is `<image>` and `imageTokens` × `<image_pad>`. The loss mask covers an assistant's content and its
- * `<|end|>`, as the model's own SFT step does. @saccade/models is loaded on the first call, so a
+ * `<|end|>`, as the model's own SFT step does; an assistant message with `tokens` (what the model
+ * sampled) keeps those ids. @saccade/models is loaded on the first call, so a
  * program that never tokenises does not load TensorFlow.js.
  *
  * @example
@@ -40,6 +41,12 @@ export async function createModelSequenceTokenizer(options: ModelSequenceTokeniz
           message.role === 'user' ? userContent(message, index) : message.text;
         // One message at a time, so each token's message is known; the template's <bos> is dropped.
         const one = models.applyChatTemplate(tokenizer, [{ role: message.role, content }], { imageTokens, addGenerationPrompt: false });
+        if (message.role === 'assistant' && message.tokens !== undefined) {
+          // The sampled ids, not the text re-encoded: role token, the ids (without a trailing end), end.
+          const sampled = message.tokens.at(-1) === tokenizer.endId ? message.tokens.slice(0, -1) : message.tokens;
+          one.tokens = [one.tokens[0]!, one.tokens[1]!, ...sampled, tokenizer.endId];
+          one.assistantMask = [0, 0, ...sampled.map(() => 1), 1];
+        }
         const offset = chat.inputIds.length - 1;
         for (let i = 1; i < one.tokens.length; i++) {
           const id = one.tokens[i] as number;

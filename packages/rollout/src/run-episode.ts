@@ -1,4 +1,4 @@
-import { buildMessages, type HistoryTurn } from '@saccade/agents';
+import { buildMessages, type HistoryTurn, type PromptView } from '@saccade/agents';
 import {
   InvalidArgumentError,
   type Agent,
@@ -48,6 +48,7 @@ export interface EpisodeSettings {
   createEnv: (prompt: RolloutPrompt) => Env | Promise<Env>;
   maxTurns: number;
   historyWindow: number;
+  view: PromptView;
   agentRetries: number;
   retryDelayMs: number;
   sampling: SamplingOptions;
@@ -100,7 +101,7 @@ export async function runEpisode(context: Omit<EpisodeContext, 'env'>, settings:
     const history: HistoryTurn[] = [];
     for (let index = 0; index < settings.maxTurns; index++) {
       settings.signal?.throwIfAborted();
-      const messages = buildMessages({ systemPrompt, history, observation, historyWindow: settings.historyWindow });
+      const messages = buildMessages({ systemPrompt, history, observation, historyWindow: settings.historyWindow, view: settings.view });
       const agentStart = performance.now();
       const response = await act(agent, { messages, ...settings.sampling, ...(settings.signal ? { signal: settings.signal } : {}) }, settings);
       const agentMs = performance.now() - agentStart;
@@ -122,6 +123,8 @@ export async function runEpisode(context: Omit<EpisodeContext, 'env'>, settings:
         timing: { agentMs, envMs },
       };
       if (output.finishReason !== undefined) turn.finishReason = output.finishReason;
+      if (Array.isArray(output.tokens)) turn.tokens = output.tokens;
+      if (Array.isArray(output.logprobs)) turn.logprobs = output.logprobs;
       turns.push(turn);
       trajectory.totalReward += result.reward;
       settings.emit({

@@ -3,6 +3,8 @@ import { makeEnv } from '@saccade/core';
 import { InvalidArgumentError, type Agent, type Env, type ImageData, type RunEvent, type Trajectory } from '@saccade/spec';
 import { runEpisode, type EpisodeContext, type EpisodeSettings, type RolloutPrompt, type SamplingOptions } from './run-episode';
 import type { TrajectoryStore } from './trajectory-store';
+import { createLockstep, isBatchAgent, type Lockstep } from './lockstep-agent';
+import type { PromptView } from '@saccade/agents';
 import { trajectorySuccess } from './trajectory-filter';
 
 export interface RolloutSettings {
@@ -14,6 +16,13 @@ export interface RolloutSettings {
   maxTurns?: number;
   /** Earlier turns each prompt keeps (VAGEN's `window_size`; 5 in its runs). Default: all. */
   historyWindow?: number;
+  /** What of the env's text the prompts keep: `'full'` (default) or `'image'` (images only; see buildMessages). */
+  view?: PromptView;
+  /**
+   * Play an agent that has `actBatch` in lock step (default true): episodes go in waves of
+   * `concurrency`, and each round of a wave is one `actBatch` call for every live episode.
+   */
+  lockstep?: boolean;
   /** Extra tries for a failing `agent.act` call. Default 0 (HTTP agents retry on their own). */
   agentRetries?: number;
   /** Delay before the first retry, doubled for each further one. Default 100 ms. */
@@ -40,6 +49,8 @@ export interface RolloutRequest {
   batchId?: string;
   /** Stops starting episodes and ends those in flight (recorded as failed with the abort's reason). */
   signal?: AbortSignal;
+  /** Seed of the sampler for lock-step rounds (round r of the batch samples with `seed + r`): same seed, same episodes. */
+  seed?: number;
 }
 
 export interface RolloutResult {
@@ -79,6 +90,8 @@ interface ResolvedSettings {
   concurrency: number;
   maxTurns: number;
   historyWindow: number;
+  view: PromptView;
+  lockstep: boolean;
   agentRetries: number;
   retryDelayMs: number;
   createEnv: (prompt: RolloutPrompt) => Env | Promise<Env>;
@@ -96,6 +109,8 @@ function resolveSettings(settings: RolloutSettings): ResolvedSettings {
     concurrency: integerAtLeast(settings.concurrency ?? 64, 1, 'concurrency', true),
     maxTurns: integerAtLeast(settings.maxTurns ?? 32, 1, 'maxTurns', true),
     historyWindow: integerAtLeast(settings.historyWindow ?? Infinity, 0, 'historyWindow', true),
+    view: checkView(settings.view ?? 'full'),
+    lockstep: settings.lockstep ?? true,
     agentRetries: integerAtLeast(settings.agentRetries ?? 0, 0, 'agentRetries', false),
     retryDelayMs: nonNegative(settings.retryDelayMs ?? 100, 'retryDelayMs'),
     createEnv: settings.createEnv ?? ((prompt) => makeEnv(prompt.envId, prompt.envOptions ?? {})),
@@ -113,6 +128,7 @@ async function runBatch(resolved: ResolvedSettings, settings: RolloutSettings, r
     createEnv: resolved.createEnv,
     maxTurns: resolved.maxTurns,
     historyWindow: resolved.historyWindow,
+    view: resolved.view,
     agentRetries: resolved.agentRetries,
     retryDelayMs: resolved.retryDelayMs,
     sampling: settings.sampling ?? {},
@@ -134,27 +150,48 @@ async function runBatch(resolved: ResolvedSettings, settings: RolloutSettings, r
   let next = 0;
   // Set when the store or onTrajectory fails: no new episode starts, and the batch rejects with it.
   let failure: { error: unknown } | undefined;
+  const playAndStore = async (index: number, lockstep: { wave: Lockstep; member: number } | undefined): Promise<boolean> => {
+    const promptIndex = Math.floor(index / groupSize);
+    const sampleIndex = index % groupSize;
+    const prompt = prompts[promptIndex] as RolloutPrompt;
+    const groupId = `${batchId}-${promptIndex}`;
+    const context = { episodeId: `${groupId}-${sampleIndex}`, groupId, prompt, promptIndex, sampleIndex };
+    let result;
+    try {
+      result = await runEpisode(context, lockstep ? { ...episodeSettings, agent: lockstep.wave.agentFor(lockstep.member) } : episodeSettings);
+    } finally {
+      lockstep?.wave.leave(lockstep.member);
+    }
+    for (const [hash, image] of result.images) if (!images.has(hash)) images.set(hash, image);
+    try {
+      await settings.store?.append(result.trajectory, result.images);
+      await settings.onTrajectory?.(result.trajectory, result.images);
+    } catch (error) {
+      failure ??= { error };
+      return false;
+    }
+    slots[index] = result.trajectory;
+    return true;
+  };
   // A worker pool: each worker takes the next episode when its last one is stored.
   const worker = async (): Promise<void> => {
     while (next < total && !signal?.aborted && failure === undefined) {
-      const index = next++;
-      const promptIndex = Math.floor(index / groupSize);
-      const sampleIndex = index % groupSize;
-      const prompt = prompts[promptIndex] as RolloutPrompt;
-      const groupId = `${batchId}-${promptIndex}`;
-      const result = await runEpisode({ episodeId: `${groupId}-${sampleIndex}`, groupId, prompt, promptIndex, sampleIndex }, episodeSettings);
-      for (const [hash, image] of result.images) if (!images.has(hash)) images.set(hash, image);
-      try {
-        await settings.store?.append(result.trajectory, result.images);
-        await settings.onTrajectory?.(result.trajectory, result.images);
-      } catch (error) {
-        failure ??= { error };
-        return;
-      }
-      slots[index] = result.trajectory;
+      if (!(await playAndStore(next++, undefined))) return;
     }
   };
-  await Promise.all(Array.from({ length: Math.min(resolved.concurrency, total) }, worker));
+  const agent = settings.agent;
+  if (resolved.lockstep && isBatchAgent(agent)) {
+    // Waves of `concurrency` episodes, each played in lock step: one actBatch call per round.
+    let rounds = 0;
+    for (let start = 0; start < total && !signal?.aborted && failure === undefined; start += resolved.concurrency) {
+      const size = Math.min(resolved.concurrency, total - start);
+      const wave = createLockstep(agent, size, request.seed, rounds);
+      await Promise.all(Array.from({ length: size }, (_, member) => playAndStore(start + member, { wave, member })));
+      rounds += wave.rounds;
+    }
+  } else {
+    await Promise.all(Array.from({ length: Math.min(resolved.concurrency, total) }, worker));
+  }
   if (failure !== undefined) throw failure.error;
   const trajectories = slots.filter((trajectory): trajectory is Trajectory => trajectory !== undefined);
   const metrics = rolloutMetrics(trajectories, performance.now() - started);
@@ -211,6 +248,11 @@ function checkPrompts(prompts: unknown): RolloutPrompt[] {
     }
   });
   return prompts as RolloutPrompt[];
+}
+
+function checkView(view: unknown): PromptView {
+  if (view === 'full' || view === 'image') return view;
+  throw new InvalidArgumentError({ argument: 'view', expected: "'full' or 'image'", value: view });
 }
 
 function integerAtLeast(value: number, minimum: number, argument: string, allowInfinity: boolean): number {

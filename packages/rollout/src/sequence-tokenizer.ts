@@ -5,6 +5,12 @@ export interface SequenceMessage {
   role: MessageRole;
   text: string;
   images: readonly ImageRef[];
+  /**
+   * An assistant message's token ids as the policy sampled them (the trajectory's `turn.tokens`),
+   * used in place of encoding `text` by tokenizers of the same model; a trailing end token may be
+   * among them.
+   */
+  tokens?: readonly number[];
 }
 
 /** A chat as token ids, with what a training sequence needs to know about each token. */

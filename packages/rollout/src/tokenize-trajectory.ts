@@ -1,4 +1,5 @@
-import { InvalidArgumentError, type ImageRef, type Trajectory } from '@saccade/spec';
+import type { PromptView } from '@saccade/agents';
+import { IMAGE_PLACEHOLDER, InvalidArgumentError, type ImageRef, type Trajectory } from '@saccade/spec';
 import type { SequenceMessage, SequenceTokenizer } from './sequence-tokenizer';
 import { trajectorySuccess } from './trajectory-filter';
 
@@ -20,6 +21,29 @@ export interface TokenizeTrajectoryOptions {
   historyWindow?: number;
   /** Longest sequence; longer ones lose tokens on the left (never part of an image). Default: no limit. */
   maxLength?: number;
+  /**
+   * What of the env's text the sequence keeps, as the rollout's prompts did (`buildMessages`'s
+   * view): `'full'` (default) or `'image'` (no system prompt, observations as their images only).
+   */
+  view?: PromptView;
+  /**
+   * Which turns' responses carry the loss: `'all'` (default, VAGEN's multi-turn sequence) or
+   * `'last'` (the earlier turns are context only: one sequence per turn when the history window
+   * is shorter than the episode; see trajectorySequences).
+   */
+  lossTurns?: 'all' | 'last';
+  /**
+   * Use each turn's recorded `tokens` (what the policy sampled) for its response instead of
+   * encoding its text. Only for the tokenizer of the model that played. Default false.
+   */
+  recordedTokens?: boolean;
+  /**
+   * Which tokens take part in advantage estimation: `'loss'` (default, as in VAGEN's runs: equal
+   * to `lossMask`) or `'generated'` (every generated token, also of responses the loss leaves out:
+   * cut off by the length limit, or before the last turn with `lossTurns: 'last'`), so that GAE
+   * carries values through them.
+   */
+  advantageMask?: 'loss' | 'generated';
 }
 
 /** A trajectory as one training sequence: all arrays are as long as `inputIds`. */
@@ -34,7 +58,7 @@ export interface TrainingSequence {
   inputIds: number[];
   /** 1 on generated tokens (each response and its end token), 0 on system, observations and images. */
   lossMask: number[];
-  /** The tokens that take part in advantage estimation; equal to `lossMask` (as in VAGEN's runs). */
+  /** The tokens that take part in advantage estimation: `lossMask` by default (as in VAGEN's runs); see the `advantageMask` option. */
   advantageMask: number[];
   /** Positions of the last generated token of each turn that kept its loss, increasing. */
   endOfTurn: number[];
@@ -93,39 +117,55 @@ export function tokenizeTrajectory(
     throw new InvalidArgumentError({ argument: 'maxLength', expected: 'an integer ≥ 1 or Infinity', value: maxLength });
   }
 
+  const view = options.view ?? 'full';
+  if (view !== 'full' && view !== 'image') throw new InvalidArgumentError({ argument: 'view', expected: "'full' or 'image'", value: view });
+  const lossTurns = options.lossTurns ?? 'all';
+  if (lossTurns !== 'all' && lossTurns !== 'last') throw new InvalidArgumentError({ argument: 'lossTurns', expected: "'all' or 'last'", value: lossTurns });
+  const advantageSelection = options.advantageMask ?? 'loss';
+  if (advantageSelection !== 'loss' && advantageSelection !== 'generated') {
+    throw new InvalidArgumentError({ argument: 'advantageMask', expected: "'loss' or 'generated'", value: advantageSelection });
+  }
+
   const firstTurn = Math.max(0, trajectory.turns.length - (window === Infinity ? Infinity : window + 1));
   const turns = trajectory.turns.slice(firstTurn);
   const messages: SequenceMessage[] = [];
   // Per message: the trajectory turn it belongs to (-1 for the system prompt).
   const messageTurn: number[] = [];
-  if (trajectory.systemPrompt !== undefined && trajectory.systemPrompt.length > 0) {
+  if (view === 'full' && trajectory.systemPrompt !== undefined && trajectory.systemPrompt.length > 0) {
     messages.push({ role: 'system', text: trajectory.systemPrompt, images: [] });
     messageTurn.push(-1);
   }
   const assistantMessage: number[] = [];
   turns.forEach((turn, index) => {
-    messages.push({ role: 'user', text: turn.observation.text, images: turn.observation.images });
+    const text = view === 'image' ? IMAGE_PLACEHOLDER.repeat(turn.observation.images.length) : turn.observation.text;
+    messages.push({ role: 'user', text, images: turn.observation.images });
     messageTurn.push(firstTurn + index);
     assistantMessage.push(messages.length);
-    messages.push({ role: 'assistant', text: turn.action, images: [] });
+    messages.push({ role: 'assistant', text: turn.action, images: [], ...(options.recordedTokens && turn.tokens ? { tokens: turn.tokens } : {}) });
     messageTurn.push(firstTurn + index);
   });
 
   const chat = tokenizer.encodeChat(messages);
   const length = chat.inputIds.length;
+  const generated = chat.generatedMask.slice();
   const lossMask = chat.generatedMask.slice();
   const turnIds = chat.messageIndex.map((message) => (message < 0 ? -1 : (messageTurn[message] ?? -1)));
-  // End of turn per kept turn, or -1 for a response that never ended (masked out).
+  // End of turn per kept turn, or -1 for a response the loss leaves out: one that never ended, or
+  // (lossTurns 'last') any turn before the last.
   const ends = turns.map((turn, index) => {
     const message = assistantMessage[index] as number;
-    if (turn.finishReason !== 'length') return chat.messageEnds[message] as number;
+    if (turn.finishReason !== 'length' && (lossTurns === 'all' || index === turns.length - 1)) return chat.messageEnds[message] as number;
     for (let i = 0; i < length; i++) if (chat.messageIndex[i] === message) lossMask[i] = 0;
     return -1;
   });
 
   const rewards = new Array<number>(length).fill(0);
   const kept = ends.filter((position) => position >= 0);
-  if (placement === 'sum') {
+  if (lossTurns === 'last') {
+    // One turn trains: its own reward (or the episode's total) on its end.
+    const last = kept[0];
+    if (last !== undefined) rewards[last] = placement === 'sum' ? trajectory.turns.reduce((sum, turn) => sum + turn.reward, 0) : (turns.at(-1)?.reward ?? 0);
+  } else if (placement === 'sum') {
     const last = kept[kept.length - 1];
     if (last !== undefined) rewards[last] = trajectory.turns.reduce((sum, turn) => sum + turn.reward, 0);
   } else {
@@ -165,7 +205,7 @@ export function tokenizeTrajectory(
     tokenizer: tokenizer.name,
     inputIds: slice(chat.inputIds),
     lossMask: finalLoss,
-    advantageMask: finalLoss.slice(),
+    advantageMask: advantageSelection === 'loss' ? finalLoss.slice() : slice(generated),
     endOfTurn: kept.filter((position) => position >= cut).map((position) => position - cut),
     rewards: slice(rewards),
     turnIds: slice(turnIds),

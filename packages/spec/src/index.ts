@@ -1,5 +1,5 @@
 // Contracts (types only).
-export type { Agent, AgentActOptions, AgentFinishReason, AgentOutput, AgentResponse, AgentUsage } from './v1/agent';
+export type { Agent, AgentActBatchOptions, AgentActOptions, AgentFinishReason, AgentOutput, AgentResponse, AgentUsage } from './v1/agent';
 export type { Env, EnvInfo, EnvResetOptions, ResetResult, StepResult } from './v1/env';
 export type { EnvSpec } from './v1/env-spec';
 export type { ImageData, ImageMediaType } from './v1/image-data';

@@ -1,51 +1,40 @@
-import type { DataParallel, VisionLanguageModel } from '@saccade/models';
-import { playEpisodes } from './play-episodes';
-import type { PolicyView } from './policy-messages';
-
-export interface EvaluatePolicyOptions {
-  envId: string;
-  envOptions?: Record<string, unknown>;
-  seeds: readonly number[];
-  view: PolicyView;
-  /** Turn cap per episode (the registered env's time limit applies too). */
-  maxTurns: number;
-  maxTokens?: number;
-  /** Episodes played side by side: one batched generate call per turn serves them all. */
-  batchSize?: number;
-  /** Share generation over a trainer's threads. */
-  parallel?: DataParallel;
-  signal?: AbortSignal;
-}
+import type { Trajectory } from '@saccade/spec';
+import { trajectorySuccess } from '@saccade/rollout';
+import type { PolicyEpisodes } from './policy-episodes';
 
 export interface PolicyEvaluation {
   episodes: number;
   /** Fraction of episodes that ended in success (`info.metrics.success`). */
   success: number;
   meanReward: number;
-  /** Fraction of turns whose response was well formed. */
+  /** Fraction of turns whose response was well formed (`info.formatCorrect`). */
   formatRate: number;
   meanTurns: number;
 }
 
-/** Greedy episodes of the model on the given seeds (see playEpisodes), summarised. */
-export async function evaluatePolicy(model: VisionLanguageModel, options: EvaluatePolicyOptions): Promise<PolicyEvaluation> {
-  const episodes = await playEpisodes(model, {
-    ...options,
-    temperature: 0,
-    batchSize: options.batchSize ?? 100,
-  });
-  return summarizeEpisodes(episodes);
+/** Greedy episodes of the policy on the given seeds, played by the rollout manager, summarised. */
+export async function evaluatePolicy(episodes: PolicyEpisodes, seeds: readonly number[], options: { step?: number; concurrency?: number } = {}): Promise<PolicyEvaluation> {
+  const played = await episodes.play(seeds, { temperature: 0, seed: 0, concurrency: options.concurrency ?? 200, ...(options.step === undefined ? {} : { step: options.step }) });
+  return summarizeTrajectories(played.trajectories);
 }
 
 /** Success rate, mean return, format rate and mean turns of played episodes. */
-export function summarizeEpisodes(episodes: readonly { turns: readonly { formatCorrect: boolean }[]; return: number; success: boolean }[]): PolicyEvaluation {
-  const count = episodes.length;
-  const turns = episodes.reduce((sum, episode) => sum + episode.turns.length, 0);
-  const wellFormed = episodes.reduce((sum, episode) => sum + episode.turns.filter((turn) => turn.formatCorrect).length, 0);
+export function summarizeTrajectories(trajectories: readonly Trajectory[]): PolicyEvaluation {
+  const count = trajectories.length;
+  let turns = 0;
+  let wellFormed = 0;
+  let reward = 0;
+  let successes = 0;
+  for (const trajectory of trajectories) {
+    turns += trajectory.turns.length;
+    wellFormed += trajectory.turns.filter((turn) => turn.info['formatCorrect'] === true).length;
+    reward += trajectory.totalReward;
+    if (trajectorySuccess(trajectory)) successes++;
+  }
   return {
     episodes: count,
-    success: count === 0 ? 0 : episodes.filter((episode) => episode.success).length / count,
-    meanReward: count === 0 ? 0 : episodes.reduce((sum, episode) => sum + episode.return, 0) / count,
+    success: count === 0 ? 0 : successes / count,
+    meanReward: count === 0 ? 0 : reward / count,
     formatRate: turns === 0 ? 0 : wellFormed / turns,
     meanTurns: count === 0 ? 0 : turns / count,
   };

@@ -3,9 +3,9 @@ import { createAdamOptimizer, DataParallel, type VisionLanguageModel } from '@sa
 import type { RunEvent } from '@saccade/spec';
 import type * as tf from '@tensorflow/tfjs-core';
 import type { PolicyEvaluation } from './evaluate-policy';
-import { summarizeEpisodes } from './evaluate-policy';
+import { summarizeTrajectories } from './evaluate-policy';
 import { createHeldOutEvaluator, type TimedEvaluation } from './held-out-evaluator';
-import { playEpisodes, type PlayedEpisode } from './play-episodes';
+import { createPolicyEpisodes, type PlayedBatch, type PolicyEpisodes } from './policy-episodes';
 import { cloneModel, meanRewardTerms } from './policy-training';
 import { assertDisjointSeeds, seedRange } from './seed-range';
 import type { TrainGrpoSettings } from './train-grpo';
@@ -32,10 +32,12 @@ export interface PolicyPhase {
   seconds: () => number;
   evaluations: TimedEvaluation[];
   evaluate: (step: number) => Promise<PolicyEvaluation>;
-  /** One step's training episodes with the sampling policy; the sampler's seed is drawn from `rng`. */
-  play: (seeds: readonly number[], rng: Rng) => Promise<PlayedEpisode[]>;
+  /** How the phase plays and tokenises episodes. */
+  episodes: PolicyEpisodes;
+  /** Step `step`'s training episodes with the sampling policy, `groupSize` per seed; the sampler's seed is drawn from `rng`. */
+  play: (seeds: readonly number[], groupSize: number, rng: Rng, step: number) => Promise<PlayedBatch>;
   /** The `rollout-end` event of step `step + 1`. */
-  reportRollout: (step: number, episodes: readonly PlayedEpisode[], trainedSequences: number, rolloutSeconds: number) => void;
+  reportRollout: (step: number, batch: PlayedBatch, trainedSequences: number, rolloutSeconds: number) => void;
   /** The `update-end` event: the update's metrics, then the rate and timings every phase reports. */
   reportUpdate: (step: number, metrics: Record<string, number>, tokens: number, rolloutSeconds: number, updateSeconds: number) => void;
   /** Evaluation, time limit, target, pause hook and checkpoint after a step; true when the phase stops. */
@@ -59,9 +61,10 @@ export async function startPolicyPhase(
   const parallel = await DataParallel.create(model, settings.workers === undefined ? {} : { workers: settings.workers });
   const klCoefficient = settings.klCoefficient ?? 0;
   const reference = klCoefficient > 0 ? cloneModel(model) : undefined;
+  const episodes = await createPolicyEpisodes(model, settings, parallel, onEvent);
   const started = performance.now();
   const seconds = (): number => (performance.now() - started) / 1000;
-  const { evaluations, evaluate } = createHeldOutEvaluator(model, settings, parallel, seconds, onEvent);
+  const { evaluations, evaluate } = createHeldOutEvaluator(episodes, settings, seconds, onEvent);
   return {
     now,
     log: (message) => onEvent({ type: 'log', time: now(), level: 'info', message }),
@@ -73,34 +76,25 @@ export async function startPolicyPhase(
     seconds,
     evaluations,
     evaluate,
-    play: (seeds, rng) =>
-      playEpisodes(model, {
-        envId: settings.envId,
-        envOptions: settings.envOptions ?? {},
-        seeds,
-        view: settings.view,
-        maxTurns: settings.maxTurns,
-        temperature: settings.temperature ?? 1,
-        maxTokens: settings.maxTokens ?? 48,
-        samplingSeed: Math.floor(rng.next() * 2 ** 31),
-        parallel,
-        ...(settings.signal ? { signal: settings.signal } : {}),
-      }),
-    reportRollout: (step, episodes, trainedSequences, rolloutSeconds) => {
-      const summary = summarizeEpisodes(episodes);
+    episodes,
+    play: (seeds, groupSize, rng, step) =>
+      episodes.play(seeds, { groupSize, temperature: settings.temperature ?? 1, seed: Math.floor(rng.next() * 2 ** 31), step: step + 1 }),
+    reportRollout: (step, batch, trainedSequences, rolloutSeconds) => {
+      const summary = summarizeTrajectories(batch.trajectories);
       onEvent({
         type: 'rollout-end',
         time: now(),
         step: step + 1,
-        episodes: episodes.length,
+        episodes: batch.trajectories.length,
         metrics: {
           success: summary.success,
           meanReward: summary.meanReward,
           formatRate: summary.formatRate,
           meanTurns: summary.meanTurns,
           trainedSequences,
-          episodesPerSecond: episodes.length / rolloutSeconds,
-          ...meanRewardTerms(episodes),
+          episodesPerSecond: batch.trajectories.length / rolloutSeconds,
+          failedEpisodes: batch.trajectories.filter((trajectory) => trajectory.error !== undefined).length,
+          ...meanRewardTerms(batch.trajectories),
         },
       });
     },

@@ -2,7 +2,7 @@ import type { Rng } from '@saccade/core';
 import { setLearningRate, type DataParallel, type DataParallelStepResult, type LossReference, type VisionLanguageModel } from '@saccade/models';
 import * as tf from '@tensorflow/tfjs-core';
 import type { PolicyExample, PolicyLossContext } from './losses/policy-loss';
-import type { PlayedEpisode } from './play-episodes';
+import type { Trajectory } from '@saccade/spec';
 
 // Pieces the policy-gradient trainers (GRPO, PPO) share: the update loop over a rollout batch,
 // the frozen reference for the KL term, and the per-step metrics they both report.
@@ -39,10 +39,10 @@ export function policyLossContext(batch: readonly Pick<PolicyExample, 'lossMask'
   };
 }
 
-/** Each reward term's mean over the episodes, as `reward/<term>` metrics. */
-export function meanRewardTerms(episodes: readonly PlayedEpisode[]): Record<string, number> {
+/** Each reward term's mean over the episodes (summed over each episode's turns), as `reward/<term>` metrics. */
+export function meanRewardTerms(episodes: readonly Trajectory[]): Record<string, number> {
   const sums: Record<string, number> = {};
-  for (const episode of episodes) for (const [term, value] of Object.entries(episode.rewardTerms)) sums[term] = (sums[term] ?? 0) + value;
+  for (const episode of episodes) for (const turn of episode.turns) for (const [term, value] of Object.entries(turn.rewardTerms)) sums[term] = (sums[term] ?? 0) + value;
   return Object.fromEntries(Object.entries(sums).map(([term, value]) => [`reward/${term}`, value / Math.max(episodes.length, 1)]));
 }
 
@@ -79,6 +79,13 @@ export function forEachForward<Example extends PolicyExample>(
       inputs.dispose();
     }
   }
+}
+
+/** Log-probs of the policy as it is (the rollout's weights) on every example: PPO's old log-probs (verl recomputes them the same way). */
+export function attachOldLogProbs(model: VisionLanguageModel, examples: PolicyExample[]): void {
+  forEachForward(model, examples, (example, logProbs) => {
+    example.oldLogProbs = Array.from(logProbs);
+  });
 }
 
 /** Log-probs of the frozen reference policy on every example (for the KL term), 32 rows at a time. */

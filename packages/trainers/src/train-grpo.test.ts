@@ -1,59 +1,48 @@
-import { registerGridEnvs } from '@saccade/env-grid';
-import { VisionLanguageModel, type RgbImage } from '@saccade/models';
+import { MockAgent } from '@saccade/agents';
+import { VisionLanguageModel } from '@saccade/models';
 import type { RunEvent } from '@saccade/spec';
 import { initTensor, tf } from '@saccade/tensor';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { colourAt, COLOUR_STEPS_ID, registerColourSteps } from '../test/colour-steps-env';
 import { policyShardLoss, type PolicyExample, type PolicyLossContext } from './losses/policy-loss';
-import type { PlayedEpisode } from './play-episodes';
+import { createPolicyEpisodes } from './policy-episodes';
 import { policyExamples, trainGrpo } from './train-grpo';
 
-const envId = 'saccade/FrozenLake-v1';
-const envOptions = { format: 'no_think', observation: 'vision' };
 const scratch = mkdtempSync(join(tmpdir(), 'saccade-grpo-'));
+const episodeSettings = { envId: COLOUR_STEPS_ID, view: 'image' as const, historyWindow: 0, maxTurns: 2, maxTokens: 24 };
 
 beforeAll(async () => {
   await initTensor();
-  registerGridEnvs();
+  registerColourSteps();
 });
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-const image: RgbImage = { width: 64, height: 64, data: new Uint8Array(64 * 64 * 3).fill(90) };
-
-function episode(returnValue: number, prompt: number[], response: number[][]): PlayedEpisode {
-  return {
-    seed: 1,
-    return: returnValue,
-    success: returnValue > 1,
-    rewardTerms: {},
-    turns: response.map((tokens) => ({
-      prompt: { tokens: prompt, images: [image] },
-      tokens,
-      logProbs: tokens.map(() => -1),
-      text: '',
-      finishReason: 'stop' as const,
-      reward: returnValue,
-      formatCorrect: true,
-    })),
-  };
-}
-
 describe('policyExamples', () => {
-  test("masks the prompt, gives every response token its episode's advantage, and skips uniform groups", () => {
-    const episodes = [episode(10.5, [1, 2], [[7, 8]]), episode(0.5, [1, 2], [[9], [5, 6]]), episode(3, [1], [[4]]), episode(3, [1], [[4]])];
-    const examples = policyExamples(episodes, [0.7, -0.7, 0, 0], [0, 0, 1, 1], true);
-    expect(examples).toHaveLength(3);
-    expect(examples[0]).toMatchObject({ tokens: [1, 2, 7, 8], lossMask: [0, 0, 1, 1], advantages: [0, 0, 0.7, 0.7], oldLogProbs: [0, 0, -1, -1] });
-    expect(examples[2]).toMatchObject({ tokens: [1, 2, 5, 6], lossMask: [0, 0, 1, 1], advantages: [-0, -0, -0.7, -0.7] });
-    expect(policyExamples(episodes, [0.7, -0.7, 0, 0], [0, 0, 1, 1], false)).toHaveLength(5);
-  });
-
-  test('with success scores, two successes of different returns make a uniform group', () => {
-    const episodes = [episode(10.5, [1], [[7]]), episode(11, [1], [[8], [9]])];
-    expect(policyExamples(episodes, [-0.7, 0.7], [0, 0], true, [1, 1])).toHaveLength(0);
-    expect(policyExamples(episodes, [-0.7, 0.7], [0, 0], true)).toHaveLength(3);
+  test("trains rollout's masked sequences: each turn of a group's episodes gets its episode's advantage on the response tokens; uniform groups are left out", async () => {
+    const model = VisionLanguageModel.create({ preset: 'tiny', seed: 0 });
+    const episodes = await createPolicyEpisodes(model, episodeSettings, model);
+    const right = (seed: number, turn: number): string => `<answer>${colourAt(seed, turn)}</answer>`;
+    // Seed 1 played twice (one success, one miss on turn 2), seed 2 twice (both miss turn 1): scores 1, 0 | 0, 0.
+    const agent = new MockAgent({ responses: [right(1, 0), right(1, 1), right(1, 0), '<answer>none</answer>', '<answer>none</answer>', right(2, 1), '<answer>x</answer>', right(2, 1)] });
+    const batch = await episodes.play([1, 2], { groupSize: 2, temperature: 1, seed: 0, agent, concurrency: 1 });
+    expect(batch.trajectories.map((trajectory) => trajectory.groupId)).toEqual(['s0-0', 's0-0', 's0-1', 's0-1']);
+    const examples = await policyExamples(episodes, batch, { score: 'success' });
+    // Group 0 only (group 1 is uniform), two turns each: ±1/std([1, 0]) = ±0.7071.
+    expect(examples).toHaveLength(4);
+    const tokenizer = model.tokenizer;
+    const response = tokenizer.encode(right(1, 0));
+    const prompt = [tokenizer.bosId, tokenizer.userId, tokenizer.encode('<image>')[0]!, ...new Array<number>(16).fill(tokenizer.imagePadId), tokenizer.endId, tokenizer.assistantId];
+    expect(examples[0]!.tokens).toEqual([...prompt, ...response, tokenizer.endId]);
+    expect(examples[0]!.lossMask).toEqual([...prompt.map(() => 0), ...response.map(() => 1), 1]);
+    expect(examples[0]!.advantages.slice(prompt.length)).toEqual(new Array(response.length + 1).fill(0.5 / (Math.SQRT1_2 + 1e-6)));
+    expect(examples[0]!.advantages.slice(0, prompt.length).every((value) => value === 0)).toBe(true);
+    expect(examples[3]!.advantages.at(-1)).toBe(-0.5 / (Math.SQRT1_2 + 1e-6));
+    expect(examples[0]!.oldLogProbs).toBeUndefined();
+    expect(await policyExamples(episodes, batch, { score: 'success', skipUniformGroups: false })).toHaveLength(8);
+    model.dispose();
   });
 });
 
@@ -85,6 +74,32 @@ describe('policyShardLoss', () => {
     model.dispose();
   });
 
+  test('without old log-probs (the first update on the rollout\'s weights) the ratio is 1 and the gradient is the policy gradient', () => {
+    const model = VisionLanguageModel.create({ preset: 'tiny', seed: 2 });
+    const prompt = model.tokenizer.encode('Hi');
+    const response = model.tokenizer.encode('<answer>Up</answer>');
+    const tokens = [...prompt, ...response];
+    const lossMask = tokens.map((_, index) => (index >= prompt.length ? 1 : 0));
+    const example: PolicyExample = { tokens, images: [], lossMask, advantages: lossMask.map((mask) => mask * 1.5) };
+    const inputs = model.prepare([example], 'right');
+    const current = tf.tidy(() => Array.from(model.logProbsAndValues(inputs).logProbs.dataSync()));
+    inputs.dispose();
+    const shardContext = { ...context, tokenCount: response.length, sequenceCount: 1 };
+    const gradients = (withOld: boolean): number[] =>
+      tf.tidy(() => {
+        const { grads, value } = tf.variableGrads(() => policyShardLoss(model, [withOld ? { ...example, oldLogProbs: current } : example], shardContext).loss, model.trainableVariables);
+        expect(value.dataSync()[0]).toBeCloseTo(-1.5, 4);
+        return Object.keys(grads)
+          .sort()
+          .flatMap((name) => Array.from(grads[name]!.dataSync()).slice(0, 4));
+      });
+    const onPolicy = gradients(false);
+    gradients(true).forEach((value, index) => expect(onPolicy[index]).toBeCloseTo(value, 5));
+    expect(onPolicy.some((value) => value !== 0)).toBe(true);
+    expect(() => policyShardLoss(model, [example, { ...example, oldLogProbs: current }], shardContext)).toThrow(/old log-probs on every example of a batch or on none/);
+    model.dispose();
+  });
+
   test('names a per-token array of the wrong length', () => {
     const model = VisionLanguageModel.create({ preset: 'tiny', seed: 2 });
     const bad: PolicyExample = { tokens: model.tokenizer.encode('abc'), images: [], lossMask: [0, 1, 1], advantages: [0, 1], oldLogProbs: [0, 0, 0] };
@@ -94,26 +109,24 @@ describe('policyShardLoss', () => {
 });
 
 describe('trainGrpo', () => {
-  test('plays groups, updates, evaluates, checkpoints, and leaks no tensors', async () => {
+  test('plays groups through the rollout manager, updates, evaluates, checkpoints, and leaks no tensors', async () => {
     const model = VisionLanguageModel.create({ preset: 'tiny', seed: 0 });
     const events: RunEvent[] = [];
     const before = tf.memory().numTensors;
     const result = await trainGrpo(
       model,
       {
-        envId,
-        envOptions,
-        view: 'image',
+        ...episodeSettings,
+        maxTokens: 12,
         trainSeeds: { start: 1000, count: 50 },
         evalSeeds: { start: 0, count: 4 },
-        maxTurns: 2,
         steps: 2,
         promptsPerStep: 2,
         groupSize: 3,
         learningRate: 1e-3,
-        maxTokens: 12,
         skipUniformGroups: false,
         klCoefficient: 0.01,
+        epochs: 2,
         evalEvery: 2,
         seed: 0,
         workers: 1,
@@ -125,6 +138,8 @@ describe('trainGrpo', () => {
     expect(result.evaluations.map((evaluation) => evaluation.step)).toEqual([0, 2]);
     const rollouts = events.filter((event) => event.type === 'rollout-end');
     expect(rollouts.map((event) => event.episodes)).toEqual([6, 6]);
+    // At most 2 turns an episode, each its own sequence (history window 0); unfinished responses carry no loss.
+    for (const rollout of rollouts) expect(rollout.metrics['trainedSequences']).toBeLessThanOrEqual(12);
     const updates = events.filter((event) => event.type === 'update-end');
     expect(updates).toHaveLength(2);
     for (const update of updates) {

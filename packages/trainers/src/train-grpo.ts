@@ -1,4 +1,5 @@
 import { createRng } from '@saccade/core';
+import { trajectorySuccess } from '@saccade/rollout';
 import type { LossReference, VisionLanguageModel } from '@saccade/models';
 import type { RunEvent } from '@saccade/spec';
 import type * as tf from '@tensorflow/tfjs-core';
@@ -7,19 +8,14 @@ import { pathToFileURL } from 'node:url';
 import { computeGrpoAdvantages } from './advantages/index';
 import type { PolicyExample, PolicyLossContext } from './losses/policy-loss';
 import type { TimedEvaluation } from './held-out-evaluator';
-import type { PlayedEpisode } from './play-episodes';
+import type { PlayedBatch, PolicyEpisodes, EpisodeSettings } from './policy-episodes';
 import { startPolicyPhase } from './policy-phase';
-import { attachReferenceLogProbs, policyLossContext, runPolicyUpdates } from './policy-training';
-import type { PolicyView } from './policy-messages';
+import { attachOldLogProbs, attachReferenceLogProbs, policyLossContext, runPolicyUpdates } from './policy-training';
 import type { SeedRange } from './seed-range';
 
-export interface TrainGrpoSettings {
-  envId: string;
-  envOptions?: Record<string, unknown>;
-  view: PolicyView;
+export interface TrainGrpoSettings extends EpisodeSettings {
   trainSeeds: SeedRange;
   evalSeeds: SeedRange;
-  maxTurns: number;
   /** Policy updates (each: one rollout batch, then `epochs` passes over it). */
   steps: number;
   /** Distinct seeds per step; each is played `groupSize` times (a GRPO group). */
@@ -28,7 +24,6 @@ export interface TrainGrpoSettings {
   learningRate: number;
   /** Sampling temperature of the rollouts (default 1). */
   temperature?: number;
-  maxTokens?: number;
   /**
    * What an episode is scored by: 'return' (the sum of its rewards, shaping terms included) or
    * 'success' (1 or 0, an outcome reward). Default 'return'. With VAGEN's per-turn format reward a
@@ -110,17 +105,13 @@ export async function trainGrpo(
       const rolloutStarted = performance.now();
       const stepRng = createRng(settings.seed).fork(`grpo-step-${step}`);
       const prompts = Array.from({ length: settings.promptsPerStep }, () => trainSeeds[Math.floor(stepRng.next() * trainSeeds.length)]!);
-      const episodes = await phase.play(
-        prompts.flatMap((seed) => Array.from({ length: settings.groupSize }, () => seed)),
-        stepRng,
-      );
+      const batch = await phase.play(prompts, settings.groupSize, stepRng, step);
       const rolloutSeconds = (performance.now() - rolloutStarted) / 1000;
-      const groupIds = episodes.map((_, index) => Math.floor(index / settings.groupSize));
-      const scores = episodes.map((episode) => ((settings.score ?? 'return') === 'success' ? (episode.success ? 1 : 0) : episode.return));
-      const advantages = computeGrpoAdvantages({ scores, groupIds, normalizeStd: settings.normalizeStd ?? true });
-      const examples = policyExamples(episodes, advantages, groupIds, settings.skipUniformGroups ?? true, scores);
+      const examples = await policyExamples(phase.episodes, batch, settings);
+      // Old log-probs are needed only when an update comes after the first (see PolicyExample.oldLogProbs).
+      if ((settings.epochs ?? 1) * (settings.miniBatches ?? 1) > 1) attachOldLogProbs(model, examples);
       if (reference) attachReferenceLogProbs(reference, examples);
-      phase.reportRollout(step, episodes, examples.length, rolloutSeconds);
+      phase.reportRollout(step, batch, examples.length, rolloutSeconds);
 
       const updateStarted = performance.now();
       const { metrics, tokens } = await runPolicyUpdates({
@@ -146,40 +137,43 @@ export async function trainGrpo(
   return { steps: step, seconds: phase.seconds(), evaluations: phase.evaluations };
 }
 
-/** Every turn of every episode with a non-zero advantage, as a training sequence. */
-export function policyExamples(
-  episodes: readonly PlayedEpisode[],
-  advantages: ArrayLike<number>,
-  groupIds: readonly number[],
-  skipUniformGroups: boolean,
-  scores: readonly number[] = episodes.map((episode) => episode.return),
-): PolicyExample[] {
+/** What GRPO's advantages depend on. */
+export type GrpoAdvantageSettings = Pick<TrainGrpoSettings, 'score' | 'normalizeStd' | 'skipUniformGroups'>;
+
+/**
+ * The rollout batch as GRPO's training sequences: each trajectory scored (its return, or 1/0 for
+ * success), normalised within its group (the rollout's group id), the advantage broadcast over
+ * the advantage mask of each of its sequences (rollout's tokeniser). Groups whose scores are all
+ * equal (advantage 0) and failed episodes are left out.
+ */
+export async function policyExamples(episodes: PolicyEpisodes, batch: PlayedBatch, settings: GrpoAdvantageSettings = {}): Promise<PolicyExample[]> {
+  const trajectories = batch.trajectories.filter((trajectory) => trajectory.error === undefined);
+  const groupNumbers = new Map<string, number>();
+  const groupIds = trajectories.map((trajectory) => {
+    const key = trajectory.groupId ?? trajectory.id;
+    if (!groupNumbers.has(key)) groupNumbers.set(key, groupNumbers.size);
+    return groupNumbers.get(key)!;
+  });
+  const scores = trajectories.map((trajectory) => ((settings.score ?? 'return') === 'success' ? (trajectorySuccess(trajectory) ? 1 : 0) : trajectory.totalReward));
+  const advantages = computeGrpoAdvantages({ scores, groupIds, normalizeStd: settings.normalizeStd ?? true });
   const uniform = new Set<number>();
-  if (skipUniformGroups) {
-    const returns = new Map<number, Set<number>>();
-    episodes.forEach((_, index) => {
-      const group = groupIds[index]!;
-      returns.set(group, (returns.get(group) ?? new Set()).add(scores[index]!));
-    });
-    for (const [group, values] of returns) if (values.size === 1) uniform.add(group);
+  if (settings.skipUniformGroups ?? true) {
+    const values = new Map<number, Set<number>>();
+    trajectories.forEach((_, index) => values.set(groupIds[index]!, (values.get(groupIds[index]!) ?? new Set()).add(scores[index]!)));
+    for (const [group, seen] of values) if (seen.size === 1) uniform.add(group);
   }
   const examples: PolicyExample[] = [];
-  episodes.forEach((episode, index) => {
-    if (uniform.has(groupIds[index]!)) return;
+  for (const [index, trajectory] of trajectories.entries()) {
+    if (uniform.has(groupIds[index]!)) continue;
     const advantage = advantages[index] ?? 0;
-    for (const turn of episode.turns) {
-      if (turn.tokens.length === 0) continue;
-      const promptLength = turn.prompt.tokens.length;
-      const length = promptLength + turn.tokens.length;
-      const mask = Array.from({ length }, (_, position) => (position >= promptLength ? 1 : 0));
+    for (const sequence of episodes.sequences(trajectory)) {
+      if (!sequence.lossMask.includes(1)) continue;
       examples.push({
-        tokens: [...turn.prompt.tokens, ...turn.tokens],
-        images: turn.prompt.images ?? [],
-        lossMask: mask,
-        advantages: mask.map((value) => value * advantage),
-        oldLogProbs: [...new Array<number>(promptLength).fill(0), ...turn.logProbs],
+        ...(await episodes.modelSequence(sequence, batch.images)),
+        lossMask: sequence.lossMask,
+        advantages: sequence.advantageMask.map((value) => value * advantage),
       });
     }
-  });
+  }
   return examples;
 }

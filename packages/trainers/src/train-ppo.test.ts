@@ -1,5 +1,5 @@
 import { createRng } from '@saccade/core';
-import { registerGridEnvs } from '@saccade/env-grid';
+import { MockAgent } from '@saccade/agents';
 import { createAdamOptimizer, DataParallel, VisionLanguageModel } from '@saccade/models';
 import type { RunEvent } from '@saccade/spec';
 import { initTensor, tf } from '@saccade/tensor';
@@ -9,7 +9,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { computeBiLevelGae } from './advantages/index';
 import { ppoShardLoss, type PpoExample, type PpoLossContext } from './losses/ppo-loss';
-import type { PlayedEpisode } from './play-episodes';
+import type { TrainingSequence } from '@saccade/rollout';
+import { colourAt, COLOUR_STEPS_ID, registerColourSteps } from '../test/colour-steps-env';
+import { createPolicyEpisodes } from './policy-episodes';
 import { forEachForward, maskedTokens, runPolicyUpdates } from './policy-training';
 import { episodeSequence, ppoAdvantages, ppoBatch, ppoLossReference, trainPpo } from './train-ppo';
 
@@ -17,25 +19,27 @@ const scratch = mkdtempSync(join(tmpdir(), 'saccade-ppo-'));
 
 beforeAll(async () => {
   await initTensor();
-  registerGridEnvs();
+  registerColourSteps();
 });
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-function episode(turns: { prompt: number[]; tokens: number[]; reward: number }[]): PlayedEpisode {
+/** A training sequence as rollout's tokeniser lays it out: only the fields the GAE layout reads matter here. */
+function sequence(fields: { inputIds: number[]; lossMask: number[]; endOfTurn: number[]; rewards: number[] }): TrainingSequence {
   return {
+    trajectoryId: 't',
+    envId: COLOUR_STEPS_ID,
     seed: 7,
-    return: turns.reduce((sum, turn) => sum + turn.reward, 0),
+    agentId: 'test',
+    tokenizer: 'saccade-character',
+    advantageMask: fields.lossMask,
+    turnIds: fields.inputIds.map(() => 0),
+    images: [],
+    imageSpans: [],
+    totalReward: 0,
     success: false,
-    rewardTerms: {},
-    turns: turns.map((turn) => ({
-      prompt: { tokens: turn.prompt, images: [] },
-      tokens: turn.tokens,
-      logProbs: turn.tokens.map(() => -1),
-      text: '',
-      finishReason: 'stop' as const,
-      reward: turn.reward,
-      formatCorrect: true,
-    })),
+    truncatedTokens: 0,
+    droppedTurns: 0,
+    ...fields,
   };
 }
 
@@ -45,85 +49,84 @@ const close = (actual: ArrayLike<number>, expected: readonly number[]): void => 
 };
 
 describe('episodeSequence and ppoAdvantages (a hand-made two-turn episode)', () => {
-  // Turn 1 writes 3 tokens (reward 0.5), turn 2 writes 2 (reward 10.4); values per generated token.
-  const played = episode([
-    { prompt: [1, 2], tokens: [11, 12, 13], reward: 0.5 },
-    { prompt: [1, 2, 3], tokens: [21, 22], reward: 10.4 },
-  ]);
-  const sequence = episodeSequence(played, [[0.5, 1, 2], [4, 8]]);
+  // One multi-turn sequence: [obs obs] turn 1 writes 3 tokens (reward 0.5), [obs] turn 2 writes 2 (reward 10.4).
+  const multiTurn = sequence({ inputIds: [1, 2, 11, 12, 13, 3, 21, 22], lossMask: [0, 0, 1, 1, 1, 0, 1, 1], endOfTurn: [4, 7], rewards: [0, 0, 0, 0, 0.5, 0, 0, 10.4] });
+  const laid = episodeSequence([multiTurn], [[9, 9, 0.5, 1, 2, 9, 4, 8]]);
 
-  test("lays the turns out as VAGEN's rollout: an observation slot, the turn's tokens, its reward on the last one", () => {
-    expect(sequence).toEqual({
-      rewards: [0, 0, 0, 0.5, 0, 0, 10.4],
-      values: [0, 0.5, 1, 2, 0, 4, 8],
-      lossMask: [0, 1, 1, 1, 0, 1, 1],
-      endOfTurn: [3, 6],
-      turnOffsets: [1, 5],
+  test('lays the advantage-masked tokens out in turn order, with their rewards, values and ends of turn', () => {
+    expect(laid).toEqual({
+      rewards: [0, 0, 0.5, 0, 10.4],
+      values: [0.5, 1, 2, 4, 8],
+      lossMask: [1, 1, 1, 1, 1],
+      endOfTurn: [2, 4],
+      positions: [[0, 2], [0, 3], [0, 4], [0, 6], [0, 7]],
     });
+    // The same episode as two per-turn sequences (a history window shorter than the episode) lays out the same.
+    const first = sequence({ inputIds: [1, 2, 11, 12, 13], lossMask: [0, 0, 1, 1, 1], endOfTurn: [4], rewards: [0, 0, 0, 0, 0.5] });
+    const second = sequence({ inputIds: [1, 3, 21, 22], lossMask: [0, 0, 1, 1], endOfTurn: [3], rewards: [0, 0, 0, 10.4] });
+    const split = episodeSequence([first, second], [[9, 9, 0.5, 1, 2], [9, 9, 4, 8]]);
+    expect({ ...split, positions: [] }).toEqual({ ...laid, positions: [] });
+    expect(split.positions).toEqual([[0, 2], [0, 3], [0, 4], [1, 2], [1, 3]]);
   });
 
   test('bi-level GAE (γ_turn 0.95, γ_token 1, λ 1): the exact advantages and returns', () => {
     // Turn pass: A_1 = 10.4 − 8 = 2.4; A_0 = 0.5 + 0.95·8 − 2 + 0.95·2.4 = 8.38.
     // Token pass from r'[E] = A + V[E]: turn 2: 2.4, 2.4 + (8 − 4) = 6.4; turn 1: 8.38, 8.38 + (2 − 1), 9.38 + (1 − 0.5).
-    const result = ppoAdvantages([sequence], { advantageEstimator: 'bi-level', whiten: false });
-    close(result.advantages[0]!, [0, 9.88, 9.38, 8.38, 0, 6.4, 2.4]);
-    close(result.returns[0]!, [0, 10.38, 10.38, 10.38, 0, 10.4, 10.4]);
-    close(result.valueMask[0]!, [0, 1, 1, 1, 0, 1, 1]);
-    const direct = computeBiLevelGae({ ...sequence, gammaTurn: 0.95, gammaToken: 1, lambda: 1 });
+    const result = ppoAdvantages([laid], { advantageEstimator: 'bi-level', whiten: false });
+    close(result.advantages[0]!, [9.88, 9.38, 8.38, 6.4, 2.4]);
+    close(result.returns[0]!, [10.38, 10.38, 10.38, 10.4, 10.4]);
+    close(result.valueMask[0]!, [1, 1, 1, 1, 1]);
+    const direct = computeBiLevelGae({ ...laid, gammaTurn: 0.95, gammaToken: 1, lambda: 1 });
     close(result.advantages[0]!, Array.from(direct.advantages));
 
     // Whitened over the five generated tokens: (x − 7.288) / sqrt(var_unbiased + 1e−8).
-    const whitened = ppoAdvantages([sequence], { advantageEstimator: 'bi-level' });
+    const whitened = ppoAdvantages([laid], { advantageEstimator: 'bi-level' });
     const raw = [9.88, 9.38, 8.38, 6.4, 2.4];
     const mean = 7.288;
     const std = Math.sqrt(raw.reduce((sum, x) => sum + (x - mean) ** 2, 0) / 4 + 1e-8);
-    close(whitened.advantages[0]!, [0, ...raw.slice(0, 3).map((x) => (x - mean) / std), 0, ...raw.slice(3).map((x) => (x - mean) / std)]);
-    close(whitened.rawAdvantages[0]!, [0, 9.88, 9.38, 8.38, 0, 6.4, 2.4]);
-    close(whitened.returns[0]!, [0, 10.38, 10.38, 10.38, 0, 10.4, 10.4]);
+    close(whitened.advantages[0]!, raw.map((x) => (x - mean) / std));
+    close(whitened.rawAdvantages[0]!, raw);
   });
 
   test('masked GAE (γ 1, λ 1) and turn-wise GAE (γ_turn 0.95) on the same episode', () => {
-    const masked = ppoAdvantages([sequence], { advantageEstimator: 'masked', whiten: false });
-    close(masked.returns[0]!, [0, 10.9, 10.9, 10.9, 0, 10.4, 10.4]);
-    close(masked.advantages[0]!, [0, 10.4, 9.9, 8.9, 0, 6.4, 2.4]);
-    const turnWise = ppoAdvantages([sequence], { advantageEstimator: 'turn-wise', whiten: false });
-    close(turnWise.advantages[0]!, [0, 8.38, 8.38, 8.38, 0, 2.4, 2.4]);
-    close(turnWise.returns[0]!, [0, 0, 0, 10.38, 0, 0, 10.4]);
-    close(turnWise.valueMask[0]!, [0, 0, 0, 1, 0, 0, 1]);
+    const masked = ppoAdvantages([laid], { advantageEstimator: 'masked', whiten: false });
+    close(masked.returns[0]!, [10.9, 10.9, 10.9, 10.4, 10.4]);
+    close(masked.advantages[0]!, [10.4, 9.9, 8.9, 6.4, 2.4]);
+    const turnWise = ppoAdvantages([laid], { advantageEstimator: 'turn-wise', whiten: false });
+    close(turnWise.advantages[0]!, [8.38, 8.38, 8.38, 2.4, 2.4]);
+    close(turnWise.returns[0]!, [0, 0, 10.38, 0, 10.4]);
+    close(turnWise.valueMask[0]!, [0, 0, 1, 0, 1]);
   });
 
-  test("a turn with no tokens hands its reward to the previous turn's last token; rewardScale scales rewards", () => {
-    const gap = episode([
-      { prompt: [1], tokens: [5, 6], reward: 0.5 },
-      { prompt: [1], tokens: [], reward: -0.1 },
-      { prompt: [1], tokens: [7], reward: 10 },
-    ]);
-    const laid = episodeSequence(gap, [[1, 2], [], [3]], 0.5);
-    expect(laid).toEqual({ rewards: [0, 0, 0.2, 0, 5], values: [0, 1, 2, 0, 3], lossMask: [0, 1, 1, 0, 1], endOfTurn: [2, 4], turnOffsets: [1, -1, 4] });
-    expect(() => episodeSequence(gap, [[1], [], [3]])).toThrow(/Turn 0 .* 2 tokens and 1 values/);
+  test('rewardScale scales rewards; values must match the tokens', () => {
+    expect(episodeSequence([multiTurn], [[9, 9, 0.5, 1, 2, 9, 4, 8]], 0.5).rewards).toEqual([0, 0, 0.25, 0, 5.2]);
+    expect(() => episodeSequence([multiTurn], [[1, 2]])).toThrow(/Sequence 0 of trajectory t has 8 tokens and 2 values/);
   });
 });
 
 describe('ppoBatch', () => {
-  test("puts each turn's advantages and returns on its response tokens, with the value head's values", () => {
+  test("trains on rollout's sequences: old log-probs and values from the policy, GAE over each episode's turns, back on their tokens", async () => {
     const model = VisionLanguageModel.create({ preset: 'tiny', seed: 3 });
-    const played = episode([
-      { prompt: [1, 2], tokens: [11, 12, 13], reward: 0.5 },
-      { prompt: [1, 2, 3], tokens: [21, 22], reward: 10.4 },
-    ]);
+    const episodes = await createPolicyEpisodes(model, { envId: COLOUR_STEPS_ID, view: 'image', historyWindow: 0, maxTurns: 2 }, model);
+    const agent = new MockAgent({ responses: [`<answer>${colourAt(4, 0)}</answer>`, '<answer>no</answer>'] });
+    const batch = await episodes.play([4], { temperature: 1, seed: 0, agent });
     const before = tf.memory().numTensors;
-    const { examples, statistics } = ppoBatch(model, [played], { whiten: false });
+    const { examples, statistics } = await ppoBatch(model, episodes, batch, { whiten: false });
     expect(tf.memory().numTensors).toBe(before);
-    expect(examples.map((example) => example.tokens)).toEqual([[1, 2, 11, 12, 13], [1, 2, 3, 21, 22]]);
-    const values = examples.map((example, row) => example.oldValues.slice(row === 0 ? 2 : 3));
-    const expected = ppoAdvantages([episodeSequence(played, values)], { whiten: false });
-    close(examples[0]!.advantages, [0, 0, ...Array.from(expected.advantages[0]!.subarray(1, 4))]);
-    close(examples[1]!.advantages, [0, 0, 0, ...Array.from(expected.advantages[0]!.subarray(5, 7))]);
-    close(examples[1]!.returns, [0, 0, 0, ...Array.from(expected.returns[0]!.subarray(5, 7))]);
-    expect(examples[0]!.valueMask).toEqual([0, 0, 1, 1, 1]);
-    expect(examples[0]!.oldLogProbs).toEqual([0, 0, -1, -1, -1]);
-    // γ_token = λ = 1: every token of the last turn returns its reward.
-    close(examples[1]!.returns.slice(3), [10.4, 10.4]);
+    // Two turns, one sequence each (history window 0): reward 1 on turn 1's end, 0 on turn 2's.
+    const sequences = episodes.sequences(batch.trajectories[0]!);
+    expect(examples.map((example) => example.tokens)).toEqual(sequences.map((part) => part.inputIds));
+    const expected = ppoAdvantages([episodeSequence(sequences, examples.map((example) => example.oldValues))], { whiten: false });
+    const count = sequences[0]!.lossMask.filter((mask) => mask === 1).length;
+    close(examples[0]!.advantages.filter((_, column) => sequences[0]!.lossMask[column] === 1), Array.from(expected.advantages[0]!.subarray(0, count)));
+    close(examples[1]!.returns.filter((_, column) => sequences[1]!.lossMask[column] === 1), Array.from(expected.returns[0]!.subarray(count)));
+    expect(examples[0]!.valueMask).toEqual(sequences[0]!.lossMask);
+    // γ_token = λ = 1: every token of the last turn returns its reward (0), of the first 1 + 0.95·V(turn 2's end).
+    close(examples[1]!.returns.filter((_, column) => sequences[1]!.lossMask[column] === 1), new Array(examples[1]!.lossMask.filter((mask) => mask === 1).length).fill(0));
+    // Old log-probs are the policy's own on the played tokens.
+    const fresh: number[][] = [];
+    forEachForward(model, examples, (_, logProbs) => fresh.push(Array.from(logProbs)));
+    expect(examples[0]!.oldLogProbs).toEqual(fresh[0]);
     expect(Number.isFinite(statistics.explainedVariance)).toBe(true);
     model.dispose();
   });
@@ -190,23 +193,11 @@ describe('ppoShardLoss', () => {
 describe('one PPO update', () => {
   test('moves the value head toward the returns and leaks no tensors', async () => {
     const model = VisionLanguageModel.create({ preset: 'tiny', seed: 5 });
-    const encode = (text: string): number[] => model.tokenizer.encode(text);
-    const episodes = [
-      episode([
-        { prompt: encode('a'), tokens: encode('<answer>Up</answer>'), reward: 0.5 },
-        { prompt: encode('b'), tokens: encode('<answer>Left</answer>'), reward: 10.4 },
-      ]),
-      episode([
-        { prompt: encode('c'), tokens: encode('<answer>Down</answer>'), reward: 0.5 },
-        { prompt: encode('d'), tokens: encode('<answer>Right</answer>'), reward: -0.1 },
-      ]),
-    ];
+    const episodes = await createPolicyEpisodes(model, { envId: COLOUR_STEPS_ID, view: 'image', historyWindow: 0, maxTurns: 2 }, model);
+    const agent = new MockAgent({ responses: [`<answer>${colourAt(1, 0)}</answer>`, `<answer>${colourAt(1, 1)}</answer>`, '<answer>no</answer>', `<answer>${colourAt(2, 1)}</answer>`] });
+    const batch = await episodes.play([1, 2], { temperature: 1, seed: 0, agent, concurrency: 1 });
     const before = tf.memory().numTensors;
-    const { examples } = ppoBatch(model, episodes, { rewardScale: 0.1 });
-    // The sampler's log-probs: the model's own (ratio 1 at the first update).
-    forEachForward(model, examples, (example, logProbs) => {
-      example.oldLogProbs = example.lossMask.map((mask, column) => (mask ? logProbs[column]! : 0));
-    });
+    const { examples } = await ppoBatch(model, episodes, batch, { rewardScale: 0.1 });
     const valueError = (): number => {
       let sum = 0;
       let count = 0;
@@ -268,9 +259,9 @@ describe('trainPpo', () => {
     const result = await trainPpo(
       model,
       {
-        envId: 'saccade/Sokoban-v1',
-        envOptions: { format: 'no_think', observation: 'vision', maxActionsPerTurn: 1 },
+        envId: COLOUR_STEPS_ID,
         view: 'image',
+        historyWindow: 0,
         trainSeeds: { start: 1000, count: 50 },
         evalSeeds: { start: 0, count: 3 },
         maxTurns: 2,

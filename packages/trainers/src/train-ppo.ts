@@ -13,8 +13,9 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { computeBiLevelGaeBatch, computeMaskedGaeBatch, computeTurnWiseGaeBatch, maskedMoments, type TurnSequence } from './advantages/index';
 import type { PpoExample, PpoLossContext } from './losses/ppo-loss';
-import type { PlayedEpisode } from './play-episodes';
+import type { PlayedBatch, PolicyEpisodes } from './policy-episodes';
 import { startPolicyPhase, type PolicyPhaseSettings } from './policy-phase';
+import type { TrainingSequence } from '@saccade/rollout';
 import { attachReferenceLogProbs, forEachForward, maskedTokens, policyLossContext, runPolicyUpdates } from './policy-training';
 import type { TrainGrpoResult } from './train-grpo';
 
@@ -102,11 +103,11 @@ export async function trainPpo(
       const rolloutStarted = performance.now();
       const stepRng = createRng(settings.seed).fork(`ppo-step-${step}`);
       const seeds = Array.from({ length: settings.episodesPerStep }, () => trainSeeds[Math.floor(stepRng.next() * trainSeeds.length)]!);
-      const episodes = await phase.play(seeds, stepRng);
-      const { examples, statistics } = ppoBatch(model, episodes, settings);
+      const batch = await phase.play(seeds, 1, stepRng, step);
+      const { examples, statistics } = await ppoBatch(model, phase.episodes, batch, settings);
       if (reference) attachReferenceLogProbs(reference, examples);
       const rolloutSeconds = (performance.now() - rolloutStarted) / 1000;
-      phase.reportRollout(step, episodes, examples.length, rolloutSeconds);
+      phase.reportRollout(step, batch, examples.length, rolloutSeconds);
 
       const updateStarted = performance.now();
       const warmingUp = step < warmupEnd;
@@ -184,61 +185,58 @@ export interface PpoBatchStatistics extends Record<string, number> {
 }
 
 /**
- * Every turn of every episode (with at least one token) as a PPO training sequence: old log-probs
- * from the sampling, values from the model's value head on the played sequence, and advantages
- * and returns from {@link ppoAdvantages} on each episode's {@link episodeSequence}.
+ * The rollout batch as PPO's training sequences (rollout's tokeniser: loss and advantage masks,
+ * turn rewards on the ends of turns): one forward pass of the policy as it played gives the old
+ * log-probs and the value head's values; each episode's advantage-masked tokens, its sequences in
+ * turn order, form the sequence GAE runs on ({@link episodeSequence}); the advantages and returns
+ * go back to their tokens. Failed episodes are left out.
  */
-export function ppoBatch(
+export async function ppoBatch(
   model: VisionLanguageModel,
-  episodes: readonly PlayedEpisode[],
+  episodes: PolicyEpisodes,
+  batch: PlayedBatch,
   settings: PpoAdvantageSettings = {},
-): { examples: PpoExample[]; statistics: PpoBatchStatistics } {
+): Promise<{ examples: PpoExample[]; statistics: PpoBatchStatistics }> {
   const examples: PpoExample[] = [];
-  const owners: { episode: number; turn: number }[] = [];
-  episodes.forEach((episode, index) => {
-    episode.turns.forEach((turn, turnIndex) => {
-      if (turn.tokens.length === 0) return;
-      const promptLength = turn.prompt.tokens.length;
-      const length = promptLength + turn.tokens.length;
-      const zeros = new Array<number>(length).fill(0);
-      examples.push({
-        tokens: [...turn.prompt.tokens, ...turn.tokens],
-        images: turn.prompt.images ?? [],
-        lossMask: zeros.map((_, position) => (position >= promptLength ? 1 : 0)),
-        advantages: zeros,
-        oldLogProbs: [...new Array<number>(promptLength).fill(0), ...turn.logProbs],
-        returns: zeros,
-        oldValues: zeros,
-        valueMask: zeros,
-      });
-      owners.push({ episode: index, turn: turnIndex });
+  const sequencesOf: TrainingSequence[][] = [];
+  for (const trajectory of batch.trajectories) {
+    if (trajectory.error !== undefined) continue;
+    const sequences = episodes.sequences(trajectory).filter((sequence) => sequence.advantageMask.includes(1));
+    if (sequences.length === 0) continue;
+    for (const sequence of sequences) {
+      const zeros = new Array<number>(sequence.inputIds.length).fill(0);
+      examples.push({ ...(await episodes.modelSequence(sequence, batch.images)), lossMask: sequence.lossMask, advantages: zeros, oldLogProbs: zeros, returns: zeros, oldValues: zeros, valueMask: zeros });
+    }
+    sequencesOf.push(sequences);
+  }
+  // The policy as it played: old log-probs and values, aligned with each sequence's tokens.
+  forEachForward(model, examples, (example, logProbs, values) => {
+    example.oldLogProbs = Array.from(logProbs);
+    example.oldValues = Array.from(values);
+  });
+  let row = 0;
+  const rows = sequencesOf.map((sequences) => sequences.map(() => examples[row++]!));
+  const gaeSequences = sequencesOf.map((sequences, episode) => episodeSequence(sequences, rows[episode]!.map((example) => example.oldValues), settings.rewardScale ?? 1));
+  const { advantages, returns, valueMask, rawAdvantages } = ppoAdvantages(gaeSequences, settings);
+  gaeSequences.forEach((sequence, episode) => {
+    rows[episode]!.forEach((example, index) => {
+      const length = example.tokens.length;
+      const read = (values: Float64Array): number[] => {
+        const out = new Array<number>(length).fill(0);
+        sequence.positions.forEach(([part, position], compact) => {
+          if (part === index) out[position] = values[compact]!;
+        });
+        return out;
+      };
+      example.advantages = read(advantages[episode]!);
+      example.returns = read(returns[episode]!);
+      example.valueMask = read(valueMask[episode]!);
     });
   });
-  // The value head on what was played: V at each response token is the value of the state it was generated from.
-  const responseValues = episodes.map((episode) => episode.turns.map(() => [] as number[]));
-  forEachForward(model, examples, (example, _logProbs, values, index) => {
-    const { episode, turn } = owners[index]!;
-    const promptLength = episodes[episode]!.turns[turn]!.prompt.tokens.length;
-    example.oldValues = Array.from(values);
-    responseValues[episode]![turn] = Array.from(values.subarray(promptLength));
-  });
-  const sequences = episodes.map((episode, index) => episodeSequence(episode, responseValues[index]!, settings.rewardScale ?? 1));
-  const { advantages, returns, valueMask, rawAdvantages } = ppoAdvantages(sequences, settings);
-  examples.forEach((example, row) => {
-    const { episode, turn } = owners[row]!;
-    const sequence = sequences[episode]!;
-    const offset = sequence.turnOffsets[turn]!;
-    const promptLength = episodes[episode]!.turns[turn]!.prompt.tokens.length;
-    const read = (values: Float64Array): number[] =>
-      example.tokens.map((_, column) => (column < promptLength ? 0 : values[offset + column - promptLength]!));
-    example.advantages = read(advantages[episode]!);
-    example.returns = read(returns[episode]!);
-    example.valueMask = read(valueMask[episode]!);
-  });
-  const moments = maskedMoments(rawAdvantages, sequences.map((sequence) => sequence.lossMask));
-  const valueRows = sequences.map((sequence) => sequence.values);
+  const moments = maskedMoments(rawAdvantages, gaeSequences.map((sequence) => sequence.lossMask));
+  const valueRows = gaeSequences.map((sequence) => sequence.values);
   const returnMoments = maskedMoments(returns, valueMask);
-  const errors = returns.map((row, index) => row.map((value, position) => value - (valueRows[index]![position] ?? 0)));
+  const errors = returns.map((values, index) => values.map((value, position) => value - (valueRows[index]![position] ?? 0)));
   const errorMoments = maskedMoments(errors, valueMask);
   const valueMoments = maskedMoments(valueRows, valueMask);
   return {
@@ -253,52 +251,40 @@ export function ppoBatch(
   };
 }
 
-/** An episode laid out as one token sequence, as VAGEN's multi-turn rollouts are, for the GAE estimators. */
+/** An episode's advantage-masked tokens as one sequence for the GAE estimators (VAGEN's multi-turn layout, observations left out). */
 export interface EpisodeSequence extends TurnSequence {
   rewards: number[];
   values: number[];
   lossMask: number[];
   endOfTurn: number[];
-  /** Where each turn's first generated token sits (−1 for a turn with no tokens). */
-  turnOffsets: number[];
+  /** Where each entry came from: [index of the episode's training sequence, position in it]. */
+  positions: [number, number][];
 }
 
 /**
- * One masked-out position standing for each turn's observation, then the tokens the policy wrote
- * (loss mask 1), turn after turn; the turn's reward (× rewardScale) on its last token, as VAGEN
- * places it; `responseValues[t]` (one per token of turn t) as the values. A turn with no tokens
- * has no token to carry its reward: it goes to the previous turn's last token (dropped if none).
+ * The tokens of an episode's training sequences that take part in advantage estimation, in turn
+ * order, with their rewards (× rewardScale; the tokeniser puts each turn's reward on its end of
+ * turn) and values; the ends of turns are the sequences' `endOfTurn` positions. Observation tokens
+ * are left out: masked GAE skips them and bi-level and turn-wise GAE read only generated tokens.
  */
-export function episodeSequence(episode: PlayedEpisode, responseValues: readonly (readonly number[])[], rewardScale = 1): EpisodeSequence {
-  const rewards: number[] = [];
-  const values: number[] = [];
-  const lossMask: number[] = [];
-  const endOfTurn: number[] = [];
-  const turnOffsets: number[] = [];
-  episode.turns.forEach((turn, index) => {
-    const reward = turn.reward * rewardScale;
-    if (turn.tokens.length === 0) {
-      turnOffsets.push(-1);
-      const last = endOfTurn.at(-1);
-      if (last !== undefined) rewards[last] = rewards[last]! + reward;
-      return;
+export function episodeSequence(sequences: readonly TrainingSequence[], values: readonly (readonly number[])[], rewardScale = 1): EpisodeSequence {
+  const sequence: EpisodeSequence = { rewards: [], values: [], lossMask: [], endOfTurn: [], positions: [] };
+  sequences.forEach((part, index) => {
+    const partValues = values[index] ?? [];
+    if (partValues.length !== part.inputIds.length) {
+      throw new RangeError(`Sequence ${index} of trajectory ${part.trajectoryId} has ${part.inputIds.length} tokens and ${partValues.length} values.`);
     }
-    const turnValues = responseValues[index] ?? [];
-    if (turnValues.length !== turn.tokens.length) {
-      throw new RangeError(`Turn ${index} of the episode on seed ${episode.seed} has ${turn.tokens.length} tokens and ${turnValues.length} values.`);
-    }
-    rewards.push(0);
-    values.push(0);
-    lossMask.push(0);
-    turnOffsets.push(rewards.length);
-    turn.tokens.forEach((_, position) => {
-      rewards.push(position === turn.tokens.length - 1 ? reward : 0);
-      values.push(turnValues[position]!);
-      lossMask.push(1);
+    const ends = new Set(part.endOfTurn);
+    part.advantageMask.forEach((mask, position) => {
+      if (mask !== 1) return;
+      sequence.rewards.push((part.rewards[position] ?? 0) * rewardScale);
+      sequence.values.push(partValues[position]!);
+      sequence.lossMask.push(1);
+      sequence.positions.push([index, position]);
+      if (ends.has(position)) sequence.endOfTurn.push(sequence.rewards.length - 1);
     });
-    endOfTurn.push(rewards.length - 1);
   });
-  return { rewards, values, lossMask, endOfTurn, turnOffsets };
+  return sequence;
 }
 
 /**

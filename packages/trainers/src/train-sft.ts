@@ -1,33 +1,25 @@
+import { createOracleAgent } from '@saccade/agents';
 import { createRng } from '@saccade/core';
-import {
-  applyChatTemplate,
-  countTargets,
-  createAdamOptimizer,
-  DataParallel,
-  decodeImageData,
-  imageTokenCount,
-  setLearningRate,
-  sftLossReference,
-  type SftExample,
-  type VisionLanguageModel,
-} from '@saccade/models';
+import { countTargets, createAdamOptimizer, DataParallel, setLearningRate, sftLossReference, type SftExample, type VisionLanguageModel } from '@saccade/models';
 import type { RunEvent } from '@saccade/spec';
 import type * as tf from '@tensorflow/tfjs-core';
-import { collectDemonstrations } from './collect-demonstrations';
 import { warmupCosineLearningRate } from './learning-rate-schedule';
 import { createHeldOutEvaluator, type TimedEvaluation } from './held-out-evaluator';
-import { policyMessages, type PolicyView } from './policy-messages';
+import { createPolicyEpisodes, type EpisodeSettings, type PlayedBatch, type PolicyEpisodes } from './policy-episodes';
 import { assertDisjointSeeds, seedRange } from './seed-range';
 import { endTrainingStep, saveTrainingCheckpoint } from './training-checkpoint';
 
-export interface TrainSftSettings {
-  envId: string;
-  envOptions?: Record<string, unknown>;
-  view: PolicyView;
-  /** Seeds the demonstrations come from; evaluation uses `evalSeeds`, which must not overlap. */
+export interface TrainSftSettings extends EpisodeSettings {
+  /** Seeds the oracle's demonstrations come from; evaluation uses `evalSeeds`, which must not overlap. */
   trainSeeds: { start: number; count: number };
   evalSeeds: { start: number; count: number };
-  maxTurns: number;
+  /**
+   * Play the training seeds with the oracle agent (the env's `oracleResponse`) for demonstrations
+   * (default true). An env without an oracle needs `demonstrations` instead.
+   */
+  oracle?: boolean;
+  /** Demonstrations from elsewhere (SFT files, converted task files), as trajectories. */
+  demonstrations?: PlayedBatch;
   steps: number;
   batchSize: number;
   learningRate: number;
@@ -78,23 +70,23 @@ export async function trainSft(
     onEvent({ type: 'log', time: now(), level: 'info', message, ...(data ? { data } : {}) });
 
   assertDisjointSeeds(settings.trainSeeds, settings.evalSeeds);
-  const seeds = seedRange(settings.trainSeeds);
-
-  log(`collecting solver demonstrations on ${seeds.length} seeds of ${settings.envId}`);
-  const demonstrations = await collectDemonstrations({ envId: settings.envId, envOptions: settings.envOptions ?? {}, seeds, maxTurns: settings.maxTurns });
-  const imageTokens = imageTokenCount(model.config);
-  const examples: SftExample[] = await Promise.all(
-    demonstrations.map(async (demonstration) => {
-      const messages = [...policyMessages(demonstration.observation, settings.view), { role: 'assistant' as const, content: demonstration.response }];
-      const sequence = applyChatTemplate(model.tokenizer, messages, { imageTokens, addGenerationPrompt: false });
-      const images = await Promise.all(sequence.images.map((image) => decodeImageData(image, model.config.imageSize)));
-      return { tokens: sequence.tokens, images, lossMask: sequence.assistantMask };
-    }),
-  );
+  const parallel = await DataParallel.create(model, settings.workers === undefined ? {} : { workers: settings.workers });
+  let examples: SftExample[];
+  let episodes: PolicyEpisodes;
+  try {
+    episodes = await createPolicyEpisodes(model, settings, parallel, onEvent);
+    examples = await sftExamples(episodes, settings, log);
+  } catch (error) {
+    await parallel.close();
+    throw error;
+  }
   log(`${examples.length} demonstrations ready`, { examples: examples.length });
+  if (examples.length === 0) {
+    await parallel.close();
+    throw new RangeError(`SFT on ${settings.envId} has no demonstrations: enable the oracle or give demonstrations (an SFT file from \`saccade data generate\`).`);
+  }
 
   const optimizer = settings.optimizer ?? createAdamOptimizer({ learningRate: settings.learningRate });
-  const parallel = await DataParallel.create(model, settings.workers === undefined ? {} : { workers: settings.workers });
   log(`training on ${parallel.threadCount} thread(s)`, { threads: parallel.threadCount });
   // Epoch e's order depends on (seed, e) only, so the batch of any step can be rebuilt: a resumed
   // run sees exactly the batches the uninterrupted run would have.
@@ -112,7 +104,7 @@ export async function trainSft(
   const started = performance.now();
   const seconds = (): number => (performance.now() - started) / 1000;
 
-  const { evaluations, evaluate } = createHeldOutEvaluator(model, settings, parallel, seconds, onEvent);
+  const { evaluations, evaluate } = createHeldOutEvaluator(episodes, settings, seconds, onEvent);
 
   let step = settings.startStep ?? 0;
   try {
@@ -143,4 +135,36 @@ export async function trainSft(
     await parallel.close();
   }
   return { steps: step, seconds: seconds(), evaluations };
+}
+
+/**
+ * The supervised examples: the oracle's episodes on the training seeds (played by the rollout
+ * manager) and any given demonstrations, each turned into masked sequences by rollout's tokeniser
+ * exactly as the policy is prompted.
+ */
+async function sftExamples(episodes: PolicyEpisodes, settings: TrainSftSettings, log: (message: string, data?: Record<string, unknown>) => void): Promise<SftExample[]> {
+  const batches: PlayedBatch[] = [];
+  if (settings.oracle ?? true) {
+    const seeds = seedRange(settings.trainSeeds);
+    log(`playing the oracle on ${seeds.length} seeds of ${settings.envId} for demonstrations`);
+    // Rendering frames waits on sharp's thread pool: a few episodes at a time keep it busy.
+    const played = await episodes.play(seeds, { temperature: 0, seed: settings.seed, agent: ({ env }) => createOracleAgent({ env }), concurrency: 8 });
+    const failed = played.trajectories.filter((trajectory) => trajectory.error !== undefined);
+    if (failed.length === played.trajectories.length && failed[0]?.error) {
+      throw new Error(`The oracle could not play ${settings.envId}: ${failed[0].error.message} Give demonstrations instead (an SFT file from \`saccade data generate\`).`);
+    }
+    if (failed.length > 0) log(`${failed.length} oracle episodes failed and are left out (first: ${failed[0]!.error!.message})`);
+    batches.push({ trajectories: played.trajectories.filter((trajectory) => trajectory.error === undefined), images: played.images });
+  }
+  if (settings.demonstrations) batches.push(settings.demonstrations);
+  const examples: SftExample[] = [];
+  for (const batch of batches) {
+    for (const trajectory of batch.trajectories) {
+      for (const sequence of episodes.sequences(trajectory, { recordedTokens: false })) {
+        if (!sequence.lossMask.includes(1)) continue;
+        examples.push({ ...(await episodes.modelSequence(sequence, batch.images)), lossMask: sequence.lossMask });
+      }
+    }
+  }
+  return examples;
 }

@@ -10,7 +10,7 @@ import { RunFolder } from '../run-folder';
 import { createTrainDisplay } from '../train-display';
 import { createControlReader } from '../control-file';
 import type { TrainConfig } from '../train-config';
-import { plannedPhases, prepareTrainRun, runTraining } from '../train-run';
+import { plannedPhases, prepareTrainRun, runTraining, secondPhase } from '../train-run';
 import { basename, join } from 'node:path';
 
 interface TrainFlags {
@@ -21,6 +21,14 @@ interface TrainFlags {
   steps?: number;
   grpoSteps?: number;
   algorithm?: string;
+  env?: string;
+  envOptions?: string;
+  maxTurns?: number;
+  tools?: string;
+  sftFile?: string[];
+  oracle?: boolean;
+  policyView?: string;
+  historyWindow?: number;
   batchSize?: number;
   learningRate?: number;
   evalEvery?: number;
@@ -48,7 +56,15 @@ export function trainCommand(output: Output, setExitCode: (code: number) => void
     .option('--preset <preset>', 'model preset: tiny | small')
     .option('--steps <n>', 'SFT steps', integer)
     .option('--grpo-steps <n>', 'GRPO steps after SFT (0 skips GRPO)', integer)
-    .option('--algorithm <name>', 'the RL phase after SFT: grpo (default) | ppo (settings under `ppo:` in the config)')
+    .option('--algorithm <name>', 'the RL phase after SFT: grpo (default) | ppo (settings under `ppo:` in the config) | sft (none)')
+    .option('--env <id>', 'a registered env to train on (saccade envs list); default saccade/FrozenLake-v1')
+    .option('--env-options <json>', "the env's options as JSON (default with --env: none)")
+    .option('--max-turns <n>', 'turn cap per episode', integer)
+    .option('--tools <names>', 'tools the policy may call in its episodes, comma-separated (saccade tools list)')
+    .option('--sft-file <file>', 'an SFT file to train on in the SFT phase (saccade data generate output; repeatable)', (value: string, previous: string[] = []) => [...previous, value])
+    .option('--no-oracle', "SFT on the SFT files only, without the env oracle's demonstrations")
+    .option('--policy-view <view>', "what the policy reads: image (images only, default) | full (the env's text and images)")
+    .option('--history-window <n>', 'earlier turns each prompt keeps (default 0)', integer)
     .option('--batch-size <n>', 'SFT examples per step', integer)
     .option('--learning-rate <x>', 'SFT peak learning rate', Number)
     .option('--eval-every <n>', 'SFT steps between held-out evaluations', integer)
@@ -76,6 +92,13 @@ export function trainCommand(output: Output, setExitCode: (code: number) => void
             seed: flags.seed,
             targetSuccess: flags.targetSuccess,
             algorithm: flags.algorithm,
+            ...(flags.env === undefined && flags.envOptions === undefined && flags.maxTurns === undefined
+              ? {}
+              : { env: { id: flags.env, options: envOptionsFlag(flags), maxTurns: flags.maxTurns } }),
+            tools: flags.tools === undefined ? undefined : flags.tools.split(',').map((name) => name.trim()).filter((name) => name.length > 0),
+            sftFiles: flags.sftFile,
+            policyView: flags.policyView,
+            historyWindow: flags.historyWindow,
             checkpointEvery: flags.checkpointEvery,
             workers: flags.workers,
             model: flags.preset === undefined ? undefined : { preset: flags.preset },
@@ -84,6 +107,7 @@ export function trainCommand(output: Output, setExitCode: (code: number) => void
               train: flags.trainSeeds === undefined ? undefined : { start: 10_000, count: flags.trainSeeds },
             },
             sft: {
+              ...(flags.oracle === false ? { oracle: false } : {}),
               steps: flags.steps,
               batchSize: flags.batchSize,
               learningRate: flags.learningRate,
@@ -121,7 +145,7 @@ export function trainCommand(output: Output, setExitCode: (code: number) => void
         runFolder: folder.path,
         runName: name,
         ...(backend ? { backend: backend.name } : {}),
-        totalSteps: config.sft.steps + (config.algorithm === 'ppo' ? config.ppo.steps : config.grpo.steps),
+        totalSteps: config.sft.steps + (secondPhase(config)?.steps ?? 0),
         ...plannedPhases(config, setup.resumeFrom),
         plain: flags.plain === true,
         stop: () => controller.abort(),
@@ -167,6 +191,21 @@ export function trainCommand(output: Output, setExitCode: (code: number) => void
         output.log(`plots: ${plots.filter((path) => path.endsWith('.png')).join(', ')}`);
       }
     });
+}
+
+/** --env-options as an object; with --env and no options, none (the default env's options are FrozenLake's). */
+function envOptionsFlag(flags: TrainFlags): Record<string, unknown> | undefined {
+  if (flags.envOptions === undefined) return flags.env === undefined ? undefined : {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(flags.envOptions);
+  } catch (error) {
+    throw new ConfigError({ source: '--env-options', issues: [`expected a JSON object, got ${JSON.stringify(flags.envOptions)} (${(error as Error).message})`] });
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new ConfigError({ source: '--env-options', issues: [`expected a JSON object, got ${JSON.stringify(flags.envOptions)}`] });
+  }
+  return parsed as Record<string, unknown>;
 }
 
 function pct(value: number | undefined): string {

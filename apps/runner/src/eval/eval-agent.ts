@@ -1,12 +1,16 @@
-import { createOpenAICompatibleAgent, createOracleAgent, createRandomAgent, envChain, writeFormattedResponse } from '@saccade/agents';
+import { createOpenAICompatibleAgent, createOracleAgent, createRandomAgent, envChain, writeFormattedResponse, type PromptView } from '@saccade/agents';
 import { createRng, type OutputFormat } from '@saccade/core';
 import type { EpisodeContext } from '@saccade/rollout';
-import type { Agent, AgentActOptions, AgentResponse, Env, Message } from '@saccade/spec';
+import type { Agent, AgentActOptions, AgentResponse, Env } from '@saccade/spec';
 import type { EvalConfig } from './eval-config';
 
 /** An agent per episode (a factory for the rollout manager), and what to free at the end. */
 export interface EvalAgent {
   forEpisode: (context: EpisodeContext) => Agent | Promise<Agent>;
+  /** One agent for every episode (the rollout manager plays one with `actBatch` in lock step). */
+  shared?: Agent;
+  /** How its prompts are built, when not the env's full text with every earlier turn (the policy's training view). */
+  prompt?: { view: PromptView; historyWindow: number };
   close: () => void;
 }
 
@@ -106,21 +110,7 @@ async function createPolicyAgent(config: EvalConfig): Promise<EvalAgent> {
   await initTensor();
   const { model } = await models.loadCheckpoint(config.agent.checkpoint!);
   const inner = models.createModelAgent({ model, id: 'policy', temperature: config.agent.temperature ?? 0, maxTokens: config.agent.maxTokens ?? 48, seed: config.seed });
-  const view = config.agent.policyView;
-  const agent: Agent = {
-    specificationVersion: 'v1',
-    id: 'policy',
-    // The model was trained on one user turn (no history, no system prompt; images only in the
-    // 'image' view), so it is shown the same here (see policyMessages in @saccade/trainers).
-    act: (options) => inner.act({ ...options, messages: policyView(options.messages, view) }),
-  };
-  return { forEpisode: () => agent, close: () => model.dispose() };
+  // Prompted as it was trained: the run's view and history window, played in lock step.
+  return { forEpisode: () => inner, shared: inner, prompt: { view: config.agent.policyView, historyWindow: config.agent.historyWindow ?? 0 }, close: () => model.dispose() };
 }
 
-function policyView(messages: readonly Message[], view: 'image' | 'full'): Message[] {
-  const last = [...messages].reverse().find((message) => message.role === 'user');
-  if (last === undefined) return [...messages];
-  if (view === 'full') return [last];
-  const content = typeof last.content === 'string' ? [] : last.content.filter((part) => part.type === 'image');
-  return [{ ...last, content }];
-}

@@ -59,6 +59,7 @@ export async function resolveEvalConfig(flags: EvalFlags): Promise<EvalConfig> {
   let episodes = flags.episodes;
   let checkpoint = flags.checkpoint === undefined ? undefined : resolve(flags.checkpoint);
   let policyView = flags.policyView;
+  let historyWindow: number | undefined;
   let maxTurns = flags.maxTurns;
   if (flags.tasks !== undefined) {
     tasks = resolve(flags.tasks);
@@ -86,6 +87,7 @@ export async function resolveEvalConfig(flags: EvalFlags): Promise<EvalConfig> {
       envId ??= trained.envId;
       if (flags.envOptions === undefined && flags.tasks === undefined) envOptions = trained.envOptions;
       policyView ??= trained.policyView;
+      historyWindow = trained.historyWindow;
       maxTurns ??= trained.maxTurns;
     }
   }
@@ -104,6 +106,7 @@ export async function resolveEvalConfig(flags: EvalFlags): Promise<EvalConfig> {
       ...(flags.modelPath === undefined ? {} : { modelPath: resolve(flags.modelPath) }),
       ...(flags.dtype === undefined ? {} : { dtype: flags.dtype }),
       ...(policyView === undefined ? {} : { policyView }),
+      ...(historyWindow === undefined ? {} : { historyWindow }),
       ...(flags.temperature === undefined ? {} : { temperature: flags.temperature }),
       ...(flags.maxTokens === undefined ? {} : { maxTokens: flags.maxTokens }),
     },
@@ -136,11 +139,11 @@ export function readEvalConfig(folder: string): EvalConfig {
   return result.data;
 }
 
-function trainedRun(path: string): { checkpoint: string; envId?: string; envOptions: Record<string, unknown>; policyView?: string; maxTurns?: number } | undefined {
+function trainedRun(path: string): { checkpoint: string; envId?: string; envOptions: Record<string, unknown>; policyView?: string; historyWindow?: number; maxTurns?: number } | undefined {
   if (!existsSync(join(path, 'events.jsonl')) || existsSync(join(path, 'manifest.json'))) return undefined;
   const last = RunFolder.open(path).lastCheckpoint();
   if (last === undefined) throw new ConfigError({ source: flagsSource, issues: [`--checkpoint: the run folder ${path} has no complete checkpoint`] });
-  let config: { env?: { id?: string; options?: Record<string, unknown>; maxTurns?: number }; policyView?: string } = {};
+  let config: { env?: { id?: string; options?: Record<string, unknown>; maxTurns?: number }; policyView?: string; historyWindow?: number } = {};
   try {
     config = (parseYaml(readFileSync(join(path, 'config.yaml'), 'utf8')) ?? {}) as typeof config;
   } catch {
@@ -151,6 +154,7 @@ function trainedRun(path: string): { checkpoint: string; envId?: string; envOpti
     ...(config.env?.id === undefined ? {} : { envId: config.env.id }),
     envOptions: config.env?.options ?? {},
     ...(config.policyView === undefined ? {} : { policyView: config.policyView }),
+    ...(typeof config.historyWindow === 'number' ? { historyWindow: config.historyWindow } : {}),
     ...(config.env?.maxTurns === undefined ? {} : { maxTurns: config.env.maxTurns }),
   };
 }

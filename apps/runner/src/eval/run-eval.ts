@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { makeEnv, ToolUseWrapper } from '@saccade/core';
+import { envFactory } from '../env-factory';
 import { openTrajectoryStore, runRollouts, trajectorySuccess, type RolloutPrompt, type TrajectoryStore } from '@saccade/rollout';
 import type { Env, RunEvent, Trajectory } from '@saccade/spec';
 import type { RunFolder } from '../run-folder';
@@ -29,10 +29,7 @@ export function trajectoriesPath(folder: RunFolder): string {
 
 /** Creates an episode's env: the registry's, with the eval's turn cap and tools. */
 export function evalEnvFactory(config: EvalConfig): (prompt: RolloutPrompt) => Env {
-  return (prompt) => {
-    const env = makeEnv(prompt.envId, prompt.envOptions ?? {}, config.maxTurns === undefined ? {} : { maxTurns: config.maxTurns });
-    return config.tools.length > 0 ? new ToolUseWrapper(env, { tools: config.tools, ...(config.maxTurns === undefined ? {} : { maxTurns: config.maxTurns }) }) : env;
-  };
+  return envFactory({ tools: config.tools, ...(config.maxTurns === undefined ? {} : { maxTurns: config.maxTurns }) });
 }
 
 /**
@@ -62,8 +59,9 @@ export async function runEval(config: EvalConfig, plan: EvalPlan, agent: EvalAge
   if (pending.length === 0) return { cancelled: false };
   const result = await runRollouts({
     prompts: pending,
-    agent: agent.forEpisode,
+    agent: agent.shared ?? agent.forEpisode,
     concurrency: config.concurrency,
+    ...(agent.prompt ?? {}),
     ...(config.maxTurns === undefined ? {} : { maxTurns: config.maxTurns }),
     createEnv: evalEnvFactory(config),
     ...(options.signal ? { signal: options.signal } : {}),

@@ -1,6 +1,14 @@
-import type { Message, Observation } from '@saccade/spec';
+import { InvalidArgumentError, type Message, type Observation } from '@saccade/spec';
 import { applyHistoryWindow } from './apply-history-window';
 import { observationToContent } from './observation-to-content';
+
+/**
+ * What of the env's text a prompt keeps. `'full'`: the system prompt and each observation's text
+ * with its images in place. `'image'`: only the observations' images, no system prompt and no text:
+ * for a Markov visual task (a grid world) the image holds the state, and a character-level policy's
+ * sequences get several times shorter.
+ */
+export type PromptView = 'full' | 'image';
 
 /** One earlier turn: what the agent saw and what it answered. */
 export interface HistoryTurn {
@@ -17,6 +25,8 @@ export interface BuildMessagesOptions {
   observation: Observation;
   /** How many earlier turns to keep (default: all; VAGEN's default window is 5). */
   historyWindow?: number;
+  /** Default `'full'`. */
+  view?: PromptView;
 }
 
 /**
@@ -29,13 +39,16 @@ export interface BuildMessagesOptions {
  * const messages = buildMessages({ systemPrompt: env.systemPrompt(), observation });
  * const { outputs } = await agent.act({ messages });
  */
-export function buildMessages({ systemPrompt, history = [], observation, historyWindow = Infinity }: BuildMessagesOptions): Message[] {
+export function buildMessages({ systemPrompt, history = [], observation, historyWindow = Infinity, view = 'full' }: BuildMessagesOptions): Message[] {
+  if (view !== 'full' && view !== 'image') throw new InvalidArgumentError({ argument: 'view', expected: "'full' or 'image'", value: view });
+  const content = (shown: Observation): Message['content'] =>
+    view === 'image' ? shown.images.map((image) => ({ type: 'image' as const, image })) : observationToContent(shown);
   const messages: Message[] = [];
-  if (systemPrompt !== undefined && systemPrompt.length > 0) messages.push({ role: 'system', content: systemPrompt });
+  if (view === 'full' && systemPrompt !== undefined && systemPrompt.length > 0) messages.push({ role: 'system', content: systemPrompt });
   for (const turn of history) {
-    messages.push({ role: 'user', content: observationToContent(turn.observation) });
+    messages.push({ role: 'user', content: content(turn.observation) });
     messages.push({ role: 'assistant', content: turn.action });
   }
-  messages.push({ role: 'user', content: observationToContent(observation) });
+  messages.push({ role: 'user', content: content(observation) });
   return applyHistoryWindow(messages, historyWindow);
 }

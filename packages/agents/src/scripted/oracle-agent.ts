@@ -1,10 +1,8 @@
 import { InvalidArgumentError, type Agent, type AgentActOptions, type AgentResponse, type Env } from '@saccade/spec';
 import { OracleNotFoundError } from '../errors/oracle-not-found-error';
 
-/** An env (or wrapper) that knows a correct response for its current state, in its own prompt format. */
-export interface OracleCapable {
-  oracleResponse(): string | Promise<string>;
-}
+/** An env (or wrapper) that knows a correct response for its current state: the spec's optional `Env.oracleResponse`. */
+export type OracleCapable = Required<Pick<Env, 'oracleResponse'>>;
 
 export function isOracleCapable(value: unknown): value is OracleCapable {
   return typeof value === 'object' && value !== null && typeof (value as { oracleResponse?: unknown }).oracleResponse === 'function';

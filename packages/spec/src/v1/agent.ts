@@ -10,6 +10,14 @@ export interface AgentActOptions {
   maxTokens?: number;
   /** Generation stops after any of these strings (kept in the output). */
   stop?: string[];
+  /** Seed of the sampler (vLLM's and OpenAI's `seed`): same seed, same samples, where the agent supports it. */
+  seed?: number;
+}
+
+/** One call for many chats at once: the sampling settings of `act`, with one message list per chat. */
+export interface AgentActBatchOptions extends Omit<AgentActOptions, 'messages'> {
+  /** One chat per entry; the responses come back in the same order. */
+  messages: Message[][];
 }
 
 export type AgentFinishReason = 'stop' | 'length' | 'error' | 'other';
@@ -40,4 +48,10 @@ export interface Agent {
   readonly specificationVersion: 'v1';
   readonly id: string;
   act(options: AgentActOptions): Promise<AgentResponse>;
+  /**
+   * Optional: answers many chats in one call (a local model decodes them as one batch). The rollout
+   * manager plays episodes in lock step through it when it is there: each turn of every live episode
+   * is one call.
+   */
+  actBatch?(options: AgentActBatchOptions): Promise<AgentResponse[]>;
 }

@@ -55,4 +55,10 @@ export interface Env {
   systemPrompt(): string;
   /** Frees resources. Calling it twice is allowed. */
   close(): Promise<void>;
+  /**
+   * Optional capability: a correct response to the current state, in the env's own output format
+   * (a solver's plan, the task's answer). Envs that have one can make demonstrations for SFT
+   * through the oracle agent; wrappers pass it through.
+   */
+  oracleResponse?(): string | Promise<string>;
 }

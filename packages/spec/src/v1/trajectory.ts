@@ -40,6 +40,10 @@ export interface Turn {
    * ended (no end token), so a trainer masks it out.
    */
   finishReason?: AgentFinishReason;
+  /** The action's token ids as the agent returned them (a local model, or a server that returns them). */
+  tokens?: number[];
+  /** Log-probability of each of `tokens` under the policy that sampled them. */
+  logprobs?: number[];
 }
 
 export interface TrajectoryError {

@@ -8,8 +8,12 @@ export interface PolicyExample extends ModelSequence {
   lossMask: readonly number[];
   /** The advantage of every token (0 off the mask). */
   advantages: readonly number[];
-  /** Log-probability of each token under the policy that sampled it. */
-  oldLogProbs: readonly number[];
+  /**
+   * Log-probability of each token under the policy that sampled it. Leave it out when the update is
+   * the first on the rollout's weights (one epoch, one mini-batch): the current log-probs, held
+   * constant, are then exactly the old ones, and no forward pass is spent on them.
+   */
+  oldLogProbs?: readonly number[];
   /** Log-probability under the frozen reference, for the KL term (required when klCoefficient > 0). */
   referenceLogProbs?: readonly number[];
 }
@@ -60,7 +64,8 @@ export interface PolicyLossArrays {
   /** Each token's share of the aggregated loss (0 off the mask and at column 0). */
   weights: Float32Array;
   advantages: Float32Array;
-  oldLogProbs: Float32Array;
+  /** Absent when no example has old log-probs: the update is on-policy (see PolicyExample.oldLogProbs). */
+  oldLogProbs: Float32Array | undefined;
   referenceLogProbs: Float32Array;
 }
 
@@ -68,7 +73,8 @@ export interface PolicyLossArrays {
 export function policyLossArrays(examples: readonly PolicyExample[], context: PolicyLossContext, batch: number, length: number): PolicyLossArrays {
   const weights = new Float32Array(batch * length);
   const advantages = new Float32Array(batch * length);
-  const oldLogProbs = new Float32Array(batch * length);
+  const onPolicy = examples.every((example) => example.oldLogProbs === undefined);
+  const oldLogProbs = onPolicy ? undefined : new Float32Array(batch * length);
   const referenceLogProbs = new Float32Array(batch * length);
   const useReference = context.klCoefficient > 0;
   examples.forEach((example, row) => {
@@ -80,7 +86,7 @@ export function policyLossArrays(examples: readonly PolicyExample[], context: Po
       const index = row * length + column;
       weights[index] = (example.lossMask[column] ?? 0) * scale;
       advantages[index] = example.advantages[column] ?? 0;
-      oldLogProbs[index] = example.oldLogProbs[column] ?? 0;
+      if (oldLogProbs) oldLogProbs[index] = example.oldLogProbs?.[column] ?? 0;
       if (useReference) referenceLogProbs[index] = example.referenceLogProbs?.[column] ?? 0;
     }
   });
@@ -100,7 +106,7 @@ export function policyLossTerms(
   const shape: [number, number] = [arrays.batch, arrays.length];
   const weight = tf.tensor2d(arrays.weights, shape);
   const advantage = tf.tensor2d(arrays.advantages, shape);
-  const logRatio = tf.sub(logProbs, tf.tensor2d(arrays.oldLogProbs, shape));
+  const logRatio = tf.sub(logProbs, arrays.oldLogProbs ? tf.tensor2d(arrays.oldLogProbs, shape) : stopGradient(logProbs));
   const ratio = tf.exp(logRatio);
   const unclipped = tf.mul(ratio, advantage);
   const clipped = tf.mul(tf.clipByValue(ratio, 1 - context.clipLow, 1 + context.clipHigh), advantage);
@@ -121,9 +127,12 @@ export function policyLossTerms(
   return { perToken: perToken as tf.Tensor2D, weight, metrics };
 }
 
-export function validateExample(context: PolicyLossContext): (example: PolicyExample, row: number) => void {
-  return (example, row) => {
-    for (const [name, values] of [['lossMask', example.lossMask], ['advantages', example.advantages], ['oldLogProbs', example.oldLogProbs]] as const) {
+export function validateExample(context: PolicyLossContext): (example: PolicyExample, row: number, examples: readonly PolicyExample[]) => void {
+  return (example, row, examples) => {
+    if (example.oldLogProbs === undefined && examples.some((other) => other.oldLogProbs !== undefined)) {
+      throw new InvalidArgumentError({ argument: `examples[${row}].oldLogProbs`, expected: 'old log-probs on every example of a batch or on none', value: 'none' });
+    }
+    for (const [name, values] of [['lossMask', example.lossMask], ['advantages', example.advantages], ['oldLogProbs', example.oldLogProbs ?? example.tokens]] as const) {
       if (values.length !== example.tokens.length) {
         throw new InvalidArgumentError({ argument: `examples[${row}].${name}`, expected: `${example.tokens.length} entries (one per token)`, value: `${values.length} entries` });
       }
@@ -136,4 +145,10 @@ export function validateExample(context: PolicyLossContext): (example: PolicyExa
       });
     }
   };
+}
+
+/** The identity, with no gradient flowing back through it (PyTorch's `detach`). */
+export function stopGradient<T extends tf.Tensor>(x: T): T {
+  const detach = tf.customGrad((input) => ({ value: (input as tf.Tensor).clone(), gradFunc: (dy: tf.Tensor) => tf.zerosLike(dy) }));
+  return detach(x) as T;
 }
