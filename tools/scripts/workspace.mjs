@@ -1,10 +1,13 @@
 #!/usr/bin/env node
 // The README's entry points. Needs only Node and npm: it fetches the pinned pnpm from the npm
 // registry through npx when pnpm is not installed, installs the workspace, builds it with nx,
-// then runs the main job (`start`) or the whole check suite (`test`).
+// then runs the main job (`start`) or the whole check suite (`test`). `fresh-check` runs the
+// README's test command in a clone of HEAD as a fresh machine would: empty caches, only node and npm.
+// nx replays cached task results; NX_SKIP_NX_CACHE=true (what .ci/run sets) runs every task.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { delimiter, dirname, join } from 'node:path';
+import { accessSync, chmodSync, constants, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -95,6 +98,110 @@ function printTestTotals() {
   }
   console.log(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
 }
+
+/** The README's test command (the line of its "Two commands" block that runs every test), e.g. `npm test`. */
+function readmeTestCommand() {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const line = /^(npm [a-z][a-z-]*)[ \t]+#[^\n]*\bevery test\b/m.exec(readme);
+  if (!line?.[1]) throw new Error('expected README.md to name its test command on a line such as "npm test     # … runs every test"; found none');
+  return line[1].split(' ');
+}
+
+/** The folder on PATH that holds `name` (not resolving links: that folder is what PATH needs). */
+function folderOnPath(name) {
+  for (const folder of (process.env.PATH ?? '').split(delimiter)) {
+    if (folder === '') continue;
+    try {
+      accessSync(join(folder, name), constants.X_OK);
+      return folder;
+    } catch {
+      // not here
+    }
+  }
+  throw new Error(`expected ${name} on PATH (${process.env.PATH ?? ''}); found none`);
+}
+
+function git(args) {
+  const result = spawnSync('git', args, { cwd: root, encoding: 'utf8' });
+  if (result.error) throw new Error(`fresh-check needs git to clone the repository: ${result.error.message}`);
+  if (result.status !== 0) throw new Error(`\`git ${args.join(' ')}\` failed: ${result.stderr.trim()}`);
+  return result.stdout.trim();
+}
+
+function formatDuration(milliseconds) {
+  const seconds = Math.round(milliseconds / 1000);
+  return seconds < 60 ? `${seconds} s` : `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
+}
+
+/**
+ * The README's test command as on a fresh machine: a clone of HEAD in a temporary folder (with a
+ * copy of ../shared beside it when there is one), empty npm, pnpm and nx caches, store and state
+ * (HOME stays: it holds the registry settings), and only node's and npm's folders on PATH.
+ * Options: `--keep` keeps the folder after a pass (a failure always keeps it); `-- <command …>`
+ * runs that command in the clone instead, to look at the set-up.
+ */
+function freshCheck(args) {
+  const separator = args.indexOf('--');
+  const options = separator < 0 ? args : args.slice(0, separator);
+  const unknown = options.filter((option) => option !== '--keep');
+  if (unknown.length > 0) {
+    console.error(`saccade: fresh-check takes --keep and -- <command …>; received ${unknown.join(' ')}`);
+    process.exit(2);
+  }
+  const keep = options.includes('--keep');
+  const command = separator < 0 ? readmeTestCommand() : args.slice(separator + 1);
+  if (command.length === 0) {
+    console.error('saccade: fresh-check expected a command after --');
+    process.exit(2);
+  }
+
+  const head = git(['rev-parse', 'HEAD']);
+  const uncommitted = git(['status', '--porcelain', '--untracked-files=no']);
+  const folder = mkdtempSync(join(tmpdir(), 'saccade-fresh-'));
+  const clone = join(folder, basename(root));
+  git(['clone', '--quiet', '--no-checkout', root, clone]);
+  const checkout = spawnSync('git', ['-C', clone, 'checkout', '--quiet', '--detach', head], { encoding: 'utf8' });
+  if (checkout.status !== 0) throw new Error(`could not check out ${head} in ${clone}: ${checkout.stderr.trim()}`);
+  const shared = join(root, '..', 'shared');
+  if (existsSync(shared)) cpSync(shared, join(folder, 'shared'), { recursive: true });
+
+  const homes = {};
+  for (const [variable, name] of [
+    ['XDG_CACHE_HOME', 'cache'],
+    ['XDG_DATA_HOME', 'data'],
+    ['XDG_STATE_HOME', 'state'],
+    ['npm_config_cache', 'npm-cache'],
+    ['NX_CACHE_DIRECTORY', 'nx-cache'],
+  ]) {
+    homes[variable] = join(folder, 'home', name);
+    mkdirSync(homes[variable], { recursive: true });
+  }
+  const path = [...new Set([dirname(process.execPath), folderOnPath('npm')])].join(delimiter);
+  // Nothing of the shell or package manager that started this check: no npm, pnpm, nx or test
+  // variables (npm run sets dozens), the temporary homes, and the reduced PATH.
+  const freshEnv = {
+    ...Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(NX_|npm_|PNPM_|VITEST|INIT_CWD$|NODE_OPTIONS$)/i.test(key))),
+    ...homes,
+    PATH: path,
+  };
+
+  console.log(`fresh-check: HEAD ${head} cloned into ${clone}`);
+  if (uncommitted !== '') console.log('fresh-check: uncommitted changes in the working tree are not part of this check');
+  console.log(`fresh-check: caches, store and state under ${join(folder, 'home')}; HOME=${process.env.HOME ?? ''}; PATH=${path}`);
+  console.log(`fresh-check: running \`${command.join(' ')}\`\n`);
+  const started = Date.now();
+  const result = spawnSync(command[0], command.slice(1), { cwd: clone, env: freshEnv, stdio: 'inherit' });
+  const took = formatDuration(Date.now() - started);
+  const passed = !result.error && result.status === 0;
+  const outcome = result.error ? `could not start (${result.error.message})` : result.signal ? `stopped by ${result.signal}` : `exit code ${result.status}`;
+  console.log(`\nfresh-check: \`${command.join(' ')}\` ${passed ? 'passed' : 'FAILED'} (${outcome}) in ${took}, in ${clone}`);
+  if (passed && !keep) {
+    rmSync(folder, { recursive: true, force: true });
+    console.log(`fresh-check: removed ${folder} (--keep keeps it)`);
+  } else console.log(`fresh-check: kept ${folder}`);
+  process.exit(passed ? 0 : (result.status ?? 1));
+}
+
 const [task = 'test', ...rest] = process.argv.slice(2);
 
 switch (task) {
@@ -115,7 +222,10 @@ switch (task) {
     process.on('SIGINT', () => {});
     run(process.execPath, [join(root, 'apps', 'runner', 'dist', 'cli.js'), 'train', ...rest]);
     break;
+  case 'fresh-check':
+    freshCheck(rest);
+    break;
   default:
-    console.error(`saccade: unknown workspace task "${task}"; expected one of: setup, test, start.`);
+    console.error(`saccade: unknown workspace task "${task}"; expected one of: setup, test, start, fresh-check.`);
     process.exit(2);
 }

@@ -3,13 +3,18 @@
 // store the workspace install filled. The generated package must install, build, typecheck, lint,
 // pass its own tests, and export, under the names its package.json lists, tools that pass
 // checkTool. Nothing is written in the repository, whether the test passes or fails.
+//
+// The copy installs with a frozen lockfile written from the workspace's (workspace-lockfile.ts), from
+// the store the workspace's node_modules came from, with empty pnpm cache, data and state folders:
+// it needs no package metadata, which only a machine that once resolved would have cached.
 import { execFile, execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify, stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { lockfileForProjects, type Project } from './workspace-lockfile.js';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const pnpm = join(repo, 'node_modules', 'pnpm', 'bin', 'pnpm.cjs');
@@ -20,26 +25,71 @@ const SKIPPED = /[/\\](node_modules|\.test-results|\.nx)$/;
 
 // The child processes must see the copy as their workspace: no nx, npm, pnpm or vitest variables
 // of the run that started this test (NX_WORKSPACE_ROOT_PATH would point nx at the repository).
-const childEnv: NodeJS.ProcessEnv = {
-  ...Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(NX_|npm_|PNPM_|VITEST|FORCE_COLOR$|INIT_CWD$|TEST$|NODE_ENV$)/i.test(key))),
-  NO_COLOR: '1',
-  NX_DAEMON: 'false',
-  NX_TUI: 'false',
-  NX_NO_CLOUD: 'true',
-  NX_SKIP_NX_CACHE: 'true',
-};
+// Its pnpm caches, data and state start empty (XDG_* folders beside the copy).
+let childEnv: NodeJS.ProcessEnv;
 
+let base: string;
 let workspace: string;
 const run = (args: string[], cwd = workspace) =>
   stripVTControlCharacters(execFileSync(process.execPath, args, { cwd, env: childEnv, encoding: 'utf8', stdio: 'pipe', timeout: 120_000 }));
 const runAsync = async (args: string[], cwd: string) =>
   stripVTControlCharacters((await promisify(execFile)(process.execPath, args, { cwd, env: childEnv, encoding: 'utf8', timeout: 120_000 })).stdout);
-// Offline: everything comes from the store; the copied lockfile is updated in the copy only.
-const install = () => run([pnpm, 'install', '--offline', '--ignore-scripts', '--no-frozen-lockfile', '--reporter=silent']);
+
+/** The store the workspace's node_modules were installed from, as pnpm recorded it. */
+function workspaceStore(): string {
+  const modules = join(repo, 'node_modules', '.modules.yaml');
+  if (!existsSync(modules)) throw new Error(`expected the workspace to be installed (${modules} is missing)`);
+  const storeDir = (JSON.parse(readFileSync(modules, 'utf8')) as { storeDir?: unknown }).storeDir;
+  if (typeof storeDir !== 'string') throw new Error(`expected a storeDir in ${modules}, received ${JSON.stringify(storeDir)}`);
+  return storeDir;
+}
+
+/** The copy's projects, found as pnpm-workspace.yaml lists them (`dir/*` or one folder). */
+function projects(): Project[] {
+  const listed = readFileSync(join(workspace, 'pnpm-workspace.yaml'), 'utf8').split('\n');
+  const patterns: string[] = [];
+  for (const line of listed.slice(listed.findIndex((text) => text.trim() === 'packages:') + 1)) {
+    const entry = /^\s+-\s+['"]?([^'"#\s]+)['"]?/.exec(line);
+    if (!entry?.[1]) break;
+    patterns.push(entry[1]);
+  }
+  const folders = patterns.flatMap((pattern) => {
+    if (!pattern.endsWith('/*')) return [pattern];
+    const parent = pattern.slice(0, -2);
+    return existsSync(join(workspace, parent)) ? readdirSync(join(workspace, parent)).map((name) => `${parent}/${name}`) : [];
+  });
+  return ['.', ...folders]
+    .filter((folder) => existsSync(join(workspace, folder, 'package.json')))
+    .map((folder) => ({ folder, manifest: JSON.parse(readFileSync(join(workspace, folder, 'package.json'), 'utf8')) as Project['manifest'] }));
+}
+
+// Offline and frozen: pnpm resolves nothing, so it needs no metadata, and takes every package from
+// the workspace's store. The lockfile is the workspace's, with importers for the copy's projects.
+const install = () => {
+  writeFileSync(join(workspace, 'pnpm-lock.yaml'), lockfileForProjects(readFileSync(join(repo, 'pnpm-lock.yaml'), 'utf8'), projects()));
+  run([pnpm, 'install', '--offline', '--frozen-lockfile', '--ignore-scripts', `--store-dir=${workspaceStore()}`, '--reporter=silent']);
+};
 
 beforeAll(() => {
   if (!existsSync(join(repo, 'packages', 'core', 'dist', 'index.js'))) throw new Error('expected @saccade/core to be built (nx runs its build before this test)');
-  workspace = mkdtempSync(join(tmpdir(), 'saccade-tool-generator-'));
+  base = mkdtempSync(join(tmpdir(), 'saccade-tool-generator-'));
+  workspace = join(base, 'workspace');
+  const home = (name: string) => {
+    const folder = join(base, name);
+    mkdirSync(folder);
+    return folder;
+  };
+  childEnv = {
+    ...Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(NX_|npm_|PNPM_|VITEST|FORCE_COLOR$|INIT_CWD$|TEST$|NODE_ENV$)/i.test(key))),
+    NO_COLOR: '1',
+    NX_DAEMON: 'false',
+    NX_TUI: 'false',
+    NX_NO_CLOUD: 'true',
+    NX_SKIP_NX_CACHE: 'true',
+    XDG_CACHE_HOME: home('cache'),
+    XDG_DATA_HOME: home('data'),
+    XDG_STATE_HOME: home('state'),
+  };
   for (const file of ROOT_FILES) {
     mkdirSync(dirname(join(workspace, file)), { recursive: true });
     cpSync(join(repo, file), join(workspace, file));
@@ -52,7 +102,7 @@ beforeAll(() => {
 }, 120_000);
 
 afterAll(() => {
-  if (workspace !== undefined) rmSync(workspace, { recursive: true, force: true });
+  if (base !== undefined) rmSync(base, { recursive: true, force: true });
 });
 
 test('a generated tool package installs, builds, passes its tests and checkTool, and is registered with the runner', { timeout: 240_000 }, async () => {
