@@ -61,6 +61,14 @@ export interface DatasetAdapter {
   /** What `--images` is, and its default. */
   readonly images: string;
   /**
+   * Where `--input` lies in the folder the dataset downloads as, so that `--input` may name that
+   * folder (or any folder on the way) instead of the file: paths from the download's root, `*` for
+   * any name, `<split>` for `--split` (any split without it); a trailing `/` marks a folder input,
+   * which `holds` recognises (a path pattern inside it, e.g. `*.json`). Without `layout` a
+   * folder is passed to `read` as it is.
+   */
+  readonly layout?: { readonly paths: readonly string[]; readonly holds?: string };
+  /**
    * The default images folder for an input (and output), from the published layout; undefined
    * when the layout does not fix it, so that `--images` is required.
    */

@@ -61,6 +61,24 @@ describe('saccade data', () => {
     expect(readFileSync(parquet).subarray(0, 4).toString()).toBe('PAR1');
   });
 
+  test("convert takes the dataset's folder as downloaded: ChartQA Dataset/ finds test/test_human.json and its png/", async () => {
+    const output = capture();
+    const tasks = join(scratch, 'from-folder.jsonl');
+    const { exitCode } = await runCli(['data', 'convert', 'chartqa', '--input', join(scratch, 'ChartQA Dataset'), '--output', tasks, '--skip-invalid'], output);
+    expect(exitCode).toBe(EXIT_SUCCESS);
+    expect(output.out).toEqual([`ChartQA: read 3 records, wrote 2 tasks to ${tasks}, skipped 1`]);
+  });
+
+  test('convert from a folder that is not the dataset names where it looked, what it holds and what to do', async () => {
+    const output = capture();
+    const folder = join(split, 'png');
+    expect((await runCli(['data', 'convert', 'chartqa', '--input', folder, '--output', join(scratch, 'none.jsonl')], output)).exitCode).toBe(EXIT_USAGE);
+    expect(output.err.join('\n')).toBe(
+      `${folder}: field "(folder)": expected ChartQA's \`ChartQA Dataset/<split>/<split>_human.json\` (or \`_augmented.json\`): an array of \`{imgname, query, label}\`, or a folder holding it as published (looked for <split>/<split>_human.json, <split>_human.json, <split>/<split>_augmented.json, <split>_augmented.json), received a folder holding bars.png\n` +
+        "nothing was written; point --input at the dataset's file or its folder as downloaded (saccade data list shows each layout)",
+    );
+  });
+
   test('a malformed JSONL line is named by file and line', async () => {
     const input = join(scratch, 'vlmgym.jsonl');
     writeFileSync(input, `${JSON.stringify({ id: 'a', dataset: 'chartqa', image_path: 'ChartQA Dataset/test/png/bars.png', question: 'Q?', answer: '1', task: 'chart' })}\n{"id": "b",\n`);

@@ -65,10 +65,10 @@ export function dataCommand(output: Output, setExitCode: (code: number) => void)
     .command('convert')
     .description("convert a dataset from its published layout to a Saccade task file (JSONL, see docs/data.md)")
     .argument('<dataset>', 'the dataset: chartqa, plotqa, figureqa, geometry3k, geoqa, unigeo, mapqa, docvqa, infographicvqa, scienceqa, ai2d, vizwiz, clevr, clevr-math, a-okvqa, tabmwp, iconqa, mathvista, vstar, blink, sat, screenspot, vlmgym, llava (see saccade data list)')
-    .requiredOption('--input <path>', "the dataset's annotation file or folder, as published")
+    .requiredOption('--input <path>', "the dataset's annotation file or folder as published, or the folder it downloads as (the file is found in it)")
     .requiredOption('--output <file>', 'the task file to write (.jsonl); image paths in it are relative to its folder')
-    .option('--images <folder>', "the images folder (default: where the published layout puts it; datasets with embedded images write them here)")
-    .option('--split <name>', 'keep one split where a file or folder holds several (ScienceQA, AI2D, BLINK)')
+    .option('--images <folder>', "the images folder (default: where the published layout puts it; one level up or down is found too; datasets with embedded images write them here)")
+    .option('--split <name>', "keep one split where a file or folder holds several (ScienceQA, AI2D, BLINK); in a dataset's folder, pick that split's file")
     .option('--dataset-name <name>', 'the dataset name written into each task (vlmgym, LLaVA)')
     .option('--task-family <name>', 'the task family written into each task (vlmgym, LLaVA)')
     .option('--skip-invalid', 'skip records that cannot be converted (each is reported) instead of stopping at the first')
@@ -81,7 +81,11 @@ export function dataCommand(output: Output, setExitCode: (code: number) => void)
       try {
         summary = await convertDataset({ dataset, input: flags.input, output: flags.output, images: flags.images, split: flags.split, datasetName: flags.datasetName, taskFamily: flags.taskFamily, skipInvalid: flags.skipInvalid, onInvalid: report });
       } catch (error) {
-        if (DatasetFormatError.isInstance(error)) return usage(`${error.message}\nnothing was written; fix the input, or pass --skip-invalid to skip such records`);
+        if (DatasetFormatError.isInstance(error)) {
+          // A folder that is not the dataset (or holds several inputs) is no record to skip.
+          const hint = error.field === '(folder)' ? `point --input at the dataset's file or its folder as downloaded (saccade data list shows each layout)` : 'fix the input, or pass --skip-invalid to skip such records';
+          return usage(`${error.message}\nnothing was written; ${hint}`);
+        }
         if (InvalidArgumentError.isInstance(error)) return usage(error.message);
         throw error;
       }

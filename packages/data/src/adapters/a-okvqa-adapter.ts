@@ -15,6 +15,7 @@ export const aOkvqaAdapter: DatasetAdapter = {
   taskFamily: 'other',
   input: '`aokvqa_v1p0_<split>.json`: an array of `{split, image_id, question_id, question, choices, correct_choice_idx, direct_answers}`',
   images: 'required: the COCO folder holding `<split>2017/<image_id as 12 digits>.jpg`',
+  layout: { paths: ['aokvqa_v1p0_<split>.json'] },
   defaultImages: () => undefined,
   async *read(context) {
     yield* convertRecords(await documentRecords(context.input), (fields) => {

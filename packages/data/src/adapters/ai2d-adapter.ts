@@ -28,6 +28,7 @@ export const ai2dAdapter: DatasetAdapter = {
   taskFamily: 'science',
   input: 'the folder `ai2d/questions/`, one diagram a file: `{imageName, questions: {"<question>": {answerTexts, correctAnswer, questionId, abcLabel}}}`',
   images: 'the `images/` folder beside it (default)',
+  layout: { paths: ['questions/'], holds: '*.json' },
   defaultImages: (input) => join(dirname(input), 'images'),
   async *read(context) {
     if (context.split !== undefined && context.split !== 'test' && context.split !== 'train') {

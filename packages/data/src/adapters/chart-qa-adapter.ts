@@ -15,6 +15,7 @@ export const chartQaAdapter: DatasetAdapter = {
   taskFamily: 'chart',
   input: '`ChartQA Dataset/<split>/<split>_human.json` (or `_augmented.json`): an array of `{imgname, query, label}`',
   images: 'the `png/` folder beside the file (default)',
+  layout: { paths: ['<split>/<split>_human.json', '<split>/<split>_augmented.json'] },
   defaultImages: (input) => join(dirname(input), 'png'),
   async *read(context) {
     const source = basename(context.input, '.json');

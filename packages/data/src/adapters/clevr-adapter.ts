@@ -16,6 +16,7 @@ export const clevrAdapter: DatasetAdapter = {
   taskFamily: 'spatial',
   input: '`CLEVR_v1.0/questions/CLEVR_<split>_questions.json`: `{"questions": [{split, image_filename, question_index, question, answer}]}`',
   images: 'the `images/` folder of `CLEVR_v1.0` (default: `../images` from the file), holding `<split>/<image_filename>`',
+  layout: { paths: ['questions/CLEVR_<split>_questions.json'] },
   defaultImages: (input) => join(dirname(dirname(input)), 'images'),
   async *read(context) {
     const source = basename(context.input, '.json');

@@ -16,6 +16,7 @@ export const clevrMathAdapter: DatasetAdapter = {
   taskFamily: 'spatial',
   input: '`clevr-math-<split>.json`: `{"questions": [{image_filename, split, question, answer, template_filename}]}`',
   images: 'required: the CLEVR images folder holding `<split>/<image_filename>` (`CLEVR_v1.0/images`)',
+  layout: { paths: ['clevr-math-<split>.json'] },
   defaultImages: () => undefined,
   async *read(context) {
     const source = basename(context.input, '.json');

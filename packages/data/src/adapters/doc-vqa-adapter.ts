@@ -15,6 +15,7 @@ export const docVqaAdapter: DatasetAdapter = {
   taskFamily: 'document',
   input: '`<split>/<split>_v1.0.json`: `{"data": [{questionId, question, image: "documents/…", docId, answers}]}`',
   images: 'the file\'s folder (default), which holds `documents/`',
+  layout: { paths: ['<split>/<split>_v1.0.json'] },
   defaultImages: (input) => dirname(input),
   async *read(context) {
     yield* convertRecords(await documentRecords(context.input, { key: 'data' }), (fields) => {

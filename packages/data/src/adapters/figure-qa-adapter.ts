@@ -14,6 +14,7 @@ export const figureQaAdapter: DatasetAdapter = {
   taskFamily: 'chart',
   input: '`<split>/qa_pairs.json`: `{"qa_pairs": [{image_index, question_id, question_string, answer: 1 | 0, color1_name, color2_name}]}`',
   images: 'the `png/` folder beside the file (default), holding `<image_index>.png`',
+  layout: { paths: ['<split>/qa_pairs.json'] },
   defaultImages: (input) => join(dirname(input), 'png'),
   async *read(context) {
     const split = basename(dirname(context.input));

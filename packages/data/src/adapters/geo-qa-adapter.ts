@@ -16,6 +16,7 @@ export const geoQaAdapter: DatasetAdapter = {
   taskFamily: 'geometry',
   input: 'the folder `GeoQA3/json/`, one problem a file: `<n>.json` with `{subject, choices, label}` (label: the 0-based index of the right option)',
   images: 'the `image/` folder beside it (default), holding `<n>.png`',
+  layout: { paths: ['json/'], holds: '*.json' },
   defaultImages: (input) => join(dirname(input), 'image'),
   async *read(context) {
     yield* convertRecords(jsonFileRecords(context.input), (fields) => {

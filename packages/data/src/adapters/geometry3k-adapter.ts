@@ -16,6 +16,7 @@ export const geometry3kAdapter: DatasetAdapter = {
   taskFamily: 'geometry',
   input: 'the split folder `geometry3k/<split>/`, one folder per problem: `<id>/data.json` (`{id, problem_text, choices, answer: "B"}`) and `<id>/img_diagram.png`',
   images: 'the split folder itself (default)',
+  layout: { paths: ['<split>/'], holds: '*/data.json' },
   defaultImages: (input) => input,
   async *read(context) {
     const split = basename(context.input);

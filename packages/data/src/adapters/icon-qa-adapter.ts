@@ -33,6 +33,7 @@ export const iconQaAdapter: DatasetAdapter = {
   taskFamily: 'ood',
   input: 'the split folder `iconqa_data/iconqa/<split>/`: `<choose_txt|choose_img|fill_in_blank>/<id>/data.json` and `image.png`',
   images: 'the split folder itself (default)',
+  layout: { paths: ['iconqa/<split>/'], holds: '*/*/data.json' },
   defaultImages: (input) => input,
   async *read(context) {
     const split = basename(context.input);

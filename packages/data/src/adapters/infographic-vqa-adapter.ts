@@ -14,6 +14,7 @@ export const infographicVqaAdapter: DatasetAdapter = {
   taskFamily: 'document',
   input: '`infographicsVQA_<split>_v1.0_withQT.json`: `{"data": [{questionId, question, image_local_name, answers, answer_type}]}`',
   images: 'required: the folder holding the `image_local_name` files (the images archive is separate)',
+  layout: { paths: ['infographicsVQA_<split>_v1.0_withQT.json'] },
   defaultImages: () => undefined,
   async *read(context) {
     yield* convertRecords(await documentRecords(context.input, { key: 'data' }), (fields) => {

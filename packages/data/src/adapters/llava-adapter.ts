@@ -18,6 +18,7 @@ export const llavaAdapter: DatasetAdapter = {
   taskFamily: 'other',
   input: 'a JSON array (or JSONL) of `{id, image | images, conversations: [{from: "human", value}, {from: "gpt", value}, …]}`',
   images: 'the image folder (default: the file\'s folder): `image` paths are relative to it',
+  layout: { paths: [] },
   defaultImages: (input) => dirname(input),
   async *read(context) {
     yield* convertRecords(jsonOrJsonlRecords(context.input), (fields) => {

@@ -16,6 +16,7 @@ export const mapQaAdapter: DatasetAdapter = {
   taskFamily: 'geospatial',
   input: '`MapQA_<U|R|S>/questions/<split>-QA.json`: an array of `{question_id, map_id, question, answer, question_type}`',
   images: 'the `images/` folder of the subset (default: `../images` from the file), holding `<map_id>`',
+  layout: { paths: ['MapQA_*/questions/<split>-QA.json'] },
   defaultImages: (input) => join(dirname(dirname(input)), 'images'),
   async *read(context) {
     const source = basename(context.input, '.json');

@@ -17,6 +17,7 @@ export const mathVistaAdapter: DatasetAdapter = {
   taskFamily: 'ood',
   input: '`data/testmini.json`: `{"<pid>": {question, image, choices, unit, precision, answer, question_type, answer_type, metadata}}`',
   images: 'the file\'s folder (default), which holds `images/`',
+  layout: { paths: ['data/testmini.json'] },
   defaultImages: (input) => dirname(input),
   async *read(context) {
     yield* convertRecords(await documentRecords(context.input, { keyed: true }), (fields) => {

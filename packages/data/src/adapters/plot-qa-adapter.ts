@@ -15,6 +15,7 @@ export const plotQaAdapter: DatasetAdapter = {
   taskFamily: 'chart',
   input: '`<split>/qa_pairs_V2.json` (or `_V1`): `{"qa_pairs": [{image_index, question_string, answer, template, type}]}`',
   images: 'the `png/` folder beside the file (default), holding `<image_index>.png`',
+  layout: { paths: ['<split>/qa_pairs_V2.json', '<split>/qa_pairs_V1.json'] },
   defaultImages: (input) => join(dirname(input), 'png'),
   async *read(context) {
     const split = basename(dirname(context.input));

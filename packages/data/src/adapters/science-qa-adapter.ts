@@ -18,6 +18,7 @@ export const scienceQaAdapter: DatasetAdapter = {
   taskFamily: 'science',
   input: '`data/scienceqa/problems.json`: `{"<id>": {question, choices, answer, hint, image, split, subject, …}}` (use `--split`)',
   images: 'the `images/` folder beside the file (default), holding `<split>/<id>/image.png`',
+  layout: { paths: ['data/scienceqa/problems.json'] },
   defaultImages: (input) => join(dirname(input), 'images'),
   async *read(context) {
     yield* convertRecords(await documentRecords(context.input, { keyed: true }), (fields) => {

@@ -15,6 +15,7 @@ export const screenSpotAdapter: DatasetAdapter = {
   taskFamily: 'grounding',
   input: '`screenspot_<mobile|desktop|web>.json`: an array of `{img_filename, bbox: [x, y, w, h], instruction, data_type, data_source}`',
   images: 'the `screenspot_imgs/` folder beside the file (default)',
+  layout: { paths: ['screenspot_<split>.json'] },
   defaultImages: (input) => join(dirname(input), 'screenspot_imgs'),
   async *read(context) {
     const source = basename(context.input, '.json');

@@ -16,6 +16,7 @@ export const tabMwpAdapter: DatasetAdapter = {
   taskFamily: 'ood',
   input: '`data/tabmwp/problems_<split>.json`: `{"<id>": {question, choices, answer, unit, ques_type, ans_type, …}}`',
   images: 'the `tables/` folder beside the file (default), holding `<id>.png`',
+  layout: { paths: ['data/tabmwp/problems_<split>.json'] },
   defaultImages: (input) => join(dirname(input), 'tables'),
   async *read(context) {
     yield* convertRecords(await documentRecords(context.input, { keyed: true }), (fields) => {

@@ -36,6 +36,7 @@ export const uniGeoAdapter: DatasetAdapter = {
   taskFamily: 'geometry',
   input: '`UniGeo/calculation_<split>.pk` (a pickle): a list of `{English_problem, choices, label, image: NumPy array}`',
   images: 'where the diagrams are written as PNG (default: `images/` beside the output)',
+  layout: { paths: ['calculation_<split>.pk'] },
   defaultImages: (_input, output) => join(dirname(output), 'images'),
   async *read(context) {
     const source = basename(context.input).replace(/\.pk$/, '');

@@ -31,6 +31,7 @@ export const vStarBenchAdapter: DatasetAdapter = {
   taskFamily: 'visual-search',
   input: '`vstar_bench/test_questions.jsonl` (JSONL): `{image, text: "<question>\\n(A) …\\n(B) …", category, question_id, label: "A"}`',
   images: 'the file\'s folder (default), holding `direct_attributes/` and `relative_position/`',
+  layout: { paths: ['test_questions.jsonl'] },
   defaultImages: (input) => dirname(input),
   async *read(context) {
     yield* convertRecords(readJsonlRecords(context.input), (fields) => {

@@ -15,6 +15,7 @@ export const vizWizAdapter: DatasetAdapter = {
   taskFamily: 'science',
   input: '`Annotations/<split>.json`: an array of `{image, question, answers: [{answer, answer_confidence}], answer_type, answerable}`',
   images: 'the `<split>/` folder beside `Annotations/` (default)',
+  layout: { paths: ['Annotations/<split>.json'] },
   defaultImages: (input) => join(dirname(dirname(input)), basename(input, '.json')),
   async *read(context) {
     yield* convertRecords(await documentRecords(context.input), (fields) => {

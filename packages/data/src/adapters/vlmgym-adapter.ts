@@ -28,6 +28,7 @@ export const vlmgymAdapter: DatasetAdapter = {
   taskFamily: 'other',
   input: 'a JSON array (or JSONL) of `{id, dataset, image_path, question, answer, choices | null, task, metadata}`',
   images: 'the file\'s folder (default): `image_path` is relative to it',
+  layout: { paths: [] },
   defaultImages: (input) => dirname(input),
   async *read(context) {
     yield* convertRecords(jsonOrJsonlRecords(context.input), (fields): TaskDraft => {

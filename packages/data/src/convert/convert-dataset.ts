@@ -1,16 +1,21 @@
 import { randomBytes } from 'node:crypto';
-import { access, mkdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, relative, resolve, sep } from 'node:path';
 import { formatTaskLine, TaskFileError, writeTaskFile, type VisionQATask } from '@saccade/env-vqa';
 import { InvalidArgumentError } from '@saccade/spec';
 import type { AdapterContext, DatasetAdapter, TaskDraft } from '../dataset-adapter';
 import { findDatasetAdapter, listDatasetAdapters } from '../dataset-adapters';
 import { DatasetFormatError, describeLocation, type SourceLocation } from '../dataset-format-error';
+import { ImageLocator } from './image-locator';
+import { describeFolder, locateInput } from './locate-input';
 
 export interface ConvertDatasetOptions {
   /** The dataset's name (`ChartQA`, `clevr-math`, …) or an adapter. */
   dataset: string | DatasetAdapter;
-  /** The dataset file or folder, as published. */
+  /**
+   * The dataset file or folder, as published, or the folder the dataset downloads as (or any
+   * folder on the way): the adapter's `layout` finds the input in it.
+   */
   input: string;
   /** The Saccade task file to write (JSONL). Image paths in it are relative to its folder. */
   output: string;
@@ -26,6 +31,7 @@ export interface ConvertDatasetOptions {
 
 export interface ConvertSummary {
   dataset: string;
+  /** The file (or folder) read: the one found in `input` when that was a dataset folder. */
   input: string;
   output: string;
   images: string;
@@ -63,16 +69,15 @@ const relativePath = (folder: string, path: string): string => relative(folder, 
  */
 export async function convertDataset(options: ConvertDatasetOptions): Promise<ConvertSummary> {
   const adapter = datasetAdapter(options.dataset);
-  const input = resolve(options.input);
   const output = resolve(options.output);
+  const missingImages = () => new InvalidArgumentError({ argument: 'images', expected: `the images folder for ${adapter.name}: ${adapter.images}`, value: undefined });
+  if (options.images === undefined && adapter.defaultImages(resolve(options.input), output) === undefined) throw missingImages();
+  // A folder as downloaded becomes the file (or folder) the layout puts in it.
+  const input = await locateInput(adapter, resolve(options.input), options.split);
   const chosen = options.images === undefined ? adapter.defaultImages(input, output) : resolve(options.images);
-  if (chosen === undefined) throw new InvalidArgumentError({ argument: 'images', expected: `the images folder for ${adapter.name}: ${adapter.images}`, value: undefined });
+  if (chosen === undefined) throw missingImages();
   const images: string = chosen;
-  try {
-    await stat(input);
-  } catch {
-    throw new DatasetFormatError({ location: { file: input }, field: '(file)', expected: `${adapter.name}'s ${adapter.input}`, received: 'nothing (no such file or folder)' });
-  }
+  const imageLocator = new ImageLocator(images);
   const context: AdapterContext = { input, images, split: options.split, datasetName: options.datasetName, taskFamily: options.taskFamily };
   const summary: ConvertSummary = { dataset: adapter.name, input, output, images, read: 0, written: 0, skipped: 0, leftOut: 0, leftOutReasons: {} };
   const folder = dirname(output);
@@ -95,16 +100,15 @@ export async function convertDataset(options: ConvertDatasetOptions): Promise<Co
     const tasks: VisionQATask[] = [];
     const seen = new Set<string>();
     for (const draft of drafts) {
+      const found: string[] = [];
       for (const image of draft.images) {
-        try {
-          await access(image.path);
-        } catch {
-          throw new DatasetFormatError({ location, field: image.field, expected: 'an image file that exists', received: `${JSON.stringify(relativePath(images, image.path))} (not found at ${image.path})` });
-        }
+        const path = await imageLocator.locate(image.path);
+        if (path === undefined) throw new DatasetFormatError({ location, field: image.field, expected: 'an image file that exists', received: `${JSON.stringify(relativePath(images, image.path))} (not found at ${image.path})` });
+        found.push(path);
       }
       if (ids.has(draft.id) || seen.has(draft.id)) throw new DatasetFormatError({ location, field: 'id', expected: 'a task id not used before in this file', received: JSON.stringify(draft.id) });
       seen.add(draft.id);
-      const task = { ...draft, images: draft.images.map((image) => relativePath(folder, image.path)) } as VisionQATask;
+      const task = { ...draft, images: found.map((path) => relativePath(folder, path)) } as VisionQATask;
       try {
         formatTaskLine(task, { file: describeLocation(location) });
       } catch (error) {
@@ -150,6 +154,10 @@ export async function convertDataset(options: ConvertDatasetOptions): Promise<Co
   try {
     await writeTaskFile(partial, tasks());
     if (stop !== undefined) throw stop;
+    // Nothing read from a folder: the data is elsewhere (a level down, another name); never a success.
+    if (summary.read === 0 && (await stat(input)).isDirectory()) {
+      throw new DatasetFormatError({ location: { file: input }, field: '(folder)', expected: `${adapter.name}'s ${adapter.input}`, received: `${await describeFolder(input)}, which gave no records` });
+    }
     await rename(partial, output);
   } catch (error) {
     await rm(partial, { force: true });
