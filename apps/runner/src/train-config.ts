@@ -24,6 +24,8 @@ export const trainConfigSchema = z
       .object({
         preset: z.enum(['tiny', 'small']).default('small'),
         seed: z.number().int().default(0),
+        /** Changes to the preset's ModelConfig, e.g. {imageSize: 48, patchSize: 8} for 8 px Sokoban cells. */
+        config: z.record(z.string(), z.number()).optional(),
       })
       .strict()
       .prefault({}),

@@ -66,7 +66,7 @@ export async function loadSftFiles(files: readonly string[]): Promise<PlayedBatc
 }
 
 export async function prepareTrainRun(config: TrainConfig, folder: RunFolder, resume: boolean): Promise<TrainRunSetup> {
-  const fresh = VisionLanguageModel.create({ preset: config.model.preset, seed: config.model.seed });
+  const fresh = VisionLanguageModel.create({ preset: config.model.preset, seed: config.model.seed, ...(config.model.config ? { config: config.model.config } : {}) });
   if (!resume) return { model: fresh };
   const checkpoint = folder.lastCheckpoint();
   if (!checkpoint) return { model: fresh };

@@ -9,7 +9,7 @@
 import { registerGridEnvs } from '@saccade/env-grid';
 import { loadCheckpoint, saveCheckpoint, VisionLanguageModel } from '@saccade/models';
 import { initTensor } from '@saccade/tensor';
-import { evaluatePolicy, trainPpo, trainSft } from '@saccade/trainers';
+import { createPolicyEpisodes, evaluatePolicy, trainPpo, trainSft } from '@saccade/trainers';
 import { existsSync, writeFileSync } from 'node:fs';
 
 const number = (name, fallback) => (process.env[name] === undefined ? fallback : Number(process.env[name]));
@@ -23,7 +23,7 @@ const envId = 'saccade/Sokoban-v1';
 const envOptions = { format: 'no_think', observation: 'vision', cellSize: 8, maxActionsPerTurn: 2, maxSolutionSteps: 4 };
 const maxTurns = 3;
 const evalSeeds = { start: 0, count: number('EVAL_SEEDS', 100) };
-const common = { envId, envOptions, view: 'image', evalSeeds, maxTurns, seed: 0 };
+const common = { envId, envOptions, view: 'image', historyWindow: 0, evalSeeds, maxTurns, seed: 0 };
 const model = VisionLanguageModel.create({ preset: 'small', seed: 0, config: { imageSize: 48, patchSize: 8, gridMerge: 1 } });
 
 const log = (event) => {
@@ -62,7 +62,8 @@ if (checkpoint && existsSync(checkpoint)) {
 const sftMinutes = minutes();
 
 // 2. The start: held-out greedy evaluation of the SFT policy.
-const start = await evaluatePolicy(model, { envId, envOptions, view: 'image', seeds: Array.from({ length: evalSeeds.count }, (_, i) => evalSeeds.start + i), maxTurns });
+const episodes = await createPolicyEpisodes(model, common, model);
+const start = await evaluatePolicy(episodes, Array.from({ length: evalSeeds.count }, (_, i) => evalSeeds.start + i));
 console.log(`[${minutes().toFixed(1)} min] start: success ${(start.success * 100).toFixed(1)}%, return ${start.meanReward.toFixed(2)}`);
 
 // 3. PPO + bi-level GAE from there (training seeds disjoint from the evaluation seeds).

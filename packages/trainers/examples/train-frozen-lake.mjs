@@ -15,6 +15,7 @@ const result = await trainSft(
     envId: 'saccade/FrozenLake-v1',
     envOptions: { format: 'no_think', observation: 'vision' },
     view: 'image',
+    historyWindow: 0,
     trainSeeds: { start: 10_000, count: 500 },
     evalSeeds: { start: 0, count: 100 },
     maxTurns: 3,
