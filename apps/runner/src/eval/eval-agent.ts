@@ -15,6 +15,12 @@ export interface EvalAgent {
 }
 
 const GRID_ACTIONS = ['Left', 'Down', 'Right', 'Up'];
+/**
+ * With tools on, generation stops at the end of a tool call, as verl-tool's and VISTA-Gym's loops
+ * do, so that the model cannot go on to invent the tool's response. vLLM and SGLang say it matched
+ * and OpenAI's API drops it; the agent puts it back at the end of the text either way.
+ */
+export const TOOL_CALL_STOP = '</tool_call>';
 
 /**
  * The agents `saccade eval --agent` names. Scripted agents are made per episode, bound to the
@@ -35,6 +41,7 @@ export async function createEvalAgent(config: EvalConfig): Promise<EvalAgent> {
         concurrency: config.concurrency,
         ...(agent.temperature === undefined ? {} : { temperature: agent.temperature }),
         ...(agent.maxTokens === undefined ? {} : { maxTokens: agent.maxTokens }),
+        ...(config.tools.length > 0 ? { stop: [TOOL_CALL_STOP] } : {}),
       });
       return { forEpisode: () => shared, close: () => {} };
     }

@@ -85,6 +85,44 @@ describe('createOpenAICompatibleAgent', () => {
     expect(usage).toBeUndefined();
   });
 
+  it("restores a closing-tag stop that OpenAI's API dropped, and only that", async () => {
+    // As OpenAI's API does: generation ends at the first stop string, which the content leaves
+    // out; finish_reason "stop" both then and at the end of the sequence; no stop_reason field.
+    const writes = [
+      '<think>2 + 3.</think>\n<tool_call>{"name": "calculator", "arguments": {"expression": "2+3"}}</tool_call>\n<tool_response>9</tool_response>',
+      '<think>It is 5.</think><answer>5</answer>',
+      '<tool_call>{"name": "zoom"}</tool_call> and more',
+      '<tool_call>{"name": "zoom"}</tool_call> and more',
+    ];
+    const chat = await serve((request, response, index) => {
+      const text = writes[index]!;
+      const stop = (request.body.stop as string[] | undefined) ?? [];
+      const cut = Math.min(...stop.map((string) => text.indexOf(string)).filter((at) => at >= 0), text.length);
+      sendJson(response, { id: `chatcmpl-${index}`, object: 'chat.completion', model: 'test-model', choices: [{ index: 0, message: { role: 'assistant', content: text.slice(0, cut) }, finish_reason: 'stop' }] });
+    });
+    const agent = agentFor(chat);
+    const texts: string[] = [];
+    for (let turn = 0; turn < 3; turn++) texts.push((await agent.act({ messages: hello, stop: ['</answer>', '</tool_call>'] })).outputs[0]!.text);
+    expect(chat.requests.map((request) => request.body.stop)).toEqual([['</answer>', '</tool_call>'], ['</answer>', '</tool_call>'], ['</answer>', '</tool_call>']]);
+    expect(texts).toEqual([
+      '<think>2 + 3.</think>\n<tool_call>{"name": "calculator", "arguments": {"expression": "2+3"}}</tool_call>',
+      '<think>It is 5.</think><answer>5</answer>',
+      '<tool_call>{"name": "zoom"}</tool_call>',
+    ]);
+    // restoreStop: false leaves the server's text as it came.
+    const raw = await agentFor(chat, { restoreStop: false }).act({ messages: hello, stop: ['</tool_call>'] });
+    expect(raw.outputs[0]!.text).toBe('<tool_call>{"name": "zoom"}');
+  });
+
+  it('does not guess when the server says no stop string matched (vLLM stop_reason null), nor for stops that are not closing tags', async () => {
+    const chat = await serve((_request, response, index) =>
+      sendJson(response, { choices: [{ index: 0, message: { content: index === 0 ? '<tool_call>{"name": "zoom"' : 'Step 1' }, finish_reason: 'stop', ...(index === 0 ? { stop_reason: null } : {}) }] }),
+    );
+    const agent = agentFor(chat);
+    expect((await agent.act({ messages: hello, stop: ['</tool_call>'] })).outputs[0]!.text).toBe('<tool_call>{"name": "zoom"');
+    expect((await agent.act({ messages: hello, stop: ['\nStep'] })).outputs[0]!.text).toBe('Step 1');
+  });
+
   it('draws n samples as separate requests for servers without n', async () => {
     const chat = await serve((_request, response, index) => sendJson(response, completion([`sample ${index}`])));
     const agent = agentFor(chat, { sampling: 'separate-requests' });

@@ -55,7 +55,12 @@ export interface OpenAICompatibleAgentSettings {
    * parallel requests with n = 1 (servers without `n`, such as llama.cpp's).
    */
   sampling?: 'n' | 'separate-requests';
-  /** Put a stop string back at the end of the text when the server says it matched (vLLM `stop_reason`, SGLang `matched_stop`), as the spec asks (default true). */
+  /**
+   * Put a stop string back at the end of the text, as the spec asks (default true): the one the
+   * server says matched (vLLM `stop_reason`, SGLang `matched_stop`), or, from servers that say
+   * nothing (OpenAI's API, which drops the stop string), a closing-tag stop such as `</tool_call>`
+   * whose tag the text left open.
+   */
   restoreStop?: boolean;
   /** Extra fields merged into every request body (server-specific: `top_k`, `repetition_penalty`, `return_tokens_as_token_ids`, …). */
   extraBody?: Record<string, unknown>;
@@ -109,13 +114,36 @@ function finishReason(reason: string | null | undefined): AgentFinishReason | un
 }
 
 const TOKEN_ID = /^token_id:(\d+)$/;
+/** A stop string that is a closing tag, `</tool_call>`: its name. */
+const CLOSING_TAG = /^<\/([A-Za-z_][\w.-]*)>$/;
+
+/**
+ * The stop string to put back at the end of `text`, if any. vLLM (`stop_reason`) and SGLang
+ * (`matched_stop`) say which stop string matched, or null when none did (the end of the
+ * sequence). OpenAI's API drops the stop string and says nothing: there a closing-tag stop whose
+ * tag the text opened last and never closed (`<tool_call>{…}` with `</tool_call>` a stop) is the
+ * one that matched, since the model stopped inside the block.
+ */
+function stopToRestore(text: string, choice: ChatCompletionChoice, stop: readonly string[] | undefined): string | undefined {
+  if (choice.finish_reason !== 'stop' || stop === undefined || stop.length === 0) return undefined;
+  const matched = choice.stop_reason ?? choice.matched_stop;
+  if (typeof matched === 'string') return stop.includes(matched) && !text.endsWith(matched) ? matched : undefined;
+  if (choice.stop_reason !== undefined || choice.matched_stop !== undefined) return undefined;
+  let restore: { closing: string; opened: number } | undefined;
+  for (const closing of stop) {
+    const name = CLOSING_TAG.exec(closing)?.[1];
+    if (name === undefined) continue;
+    const opened = text.lastIndexOf(`<${name}>`);
+    if (opened < 0 || text.includes(closing, opened)) continue;
+    if (restore === undefined || opened > restore.opened) restore = { closing, opened };
+  }
+  return restore?.closing;
+}
 
 function toOutput(choice: ChatCompletionChoice, stop: readonly string[] | undefined, restoreStop: boolean): AgentOutput {
   let text = choice.message.content ?? '';
-  const matched = choice.stop_reason ?? choice.matched_stop;
-  if (restoreStop && choice.finish_reason === 'stop' && typeof matched === 'string' && stop?.includes(matched) && !text.endsWith(matched)) {
-    text += matched;
-  }
+  const restored = restoreStop ? stopToRestore(text, choice, stop) : undefined;
+  if (restored !== undefined) text += restored;
   const output: AgentOutput = { text };
   const reason = finishReason(choice.finish_reason);
   if (reason !== undefined) output.finishReason = reason;
