@@ -33,5 +33,7 @@ export { createVisualSearchSource, TARGET_SHAPES, visualSearchGenerator, type Bo
 export { createGuiGroundingSource, guiGroundingGenerator, type GuiGroundingOptions } from './gui-grounding/gui-grounding-generator';
 export { guiScreenSvg, ICONS, instructionFor, type ElementRole, type GuiElement, type GuiScreen, type IconName } from './gui-grounding/gui-screen';
 export { createSvgReconstructionSource, SVG_SHAPES, SVG_SIZE, svgReconstructionGenerator, targetSvgCode, type SvgShape, type SvgShapeKind } from './svg-reconstruction/svg-reconstruction-generator';
-export { SvgReconstructionEnv, type SvgReconstructionEnvOptions } from './svg-reconstruction/svg-reconstruction-env';
+export { SVG_SIMILARITIES, SvgReconstructionEnv, type SvgReconstructionEnvOptions, type SvgSimilarity } from './svg-reconstruction/svg-reconstruction-env';
+export { perceptualSimilarity, reconstructionScore, shapeMatch, structuralSimilarity, type ReconstructionScore, type RgbImage } from './svg-reconstruction/svg-score';
+export { parseColour, readSvgShapes, type DrawnShape, type SvgShapeFamily } from './svg-reconstruction/svg-shapes';
 export { ssim, toGray, type GrayImage, type SsimOptions } from './svg-reconstruction/ssim';

@@ -4,7 +4,8 @@ import { decodeImage, renderSvg } from '@saccade/image';
 import { IMAGE_PLACEHOLDER, InvalidArgumentError, InvalidStateError, type Env, type EnvResetOptions, type ImageData, type ResetResult, type StepResult } from '@saccade/spec';
 import type { ProceduralSourceOptions } from '../common/procedural-source';
 import { createSvgReconstructionSource, SVG_SIZE } from './svg-reconstruction-generator';
-import { ssim, toGray, type GrayImage } from './ssim';
+import { ssim, toGray } from './ssim';
+import { reconstructionScore, type RgbImage } from './svg-score';
 
 export interface SvgReconstructionEnvOptions extends ProceduralSourceOptions {
   /** Turns per episode (default 2, as VAGEN's SVG env). */
@@ -13,6 +14,12 @@ export interface SvgReconstructionEnvOptions extends ProceduralSourceOptions {
   formatReward?: number;
   /** Weight of the similarity term (default 1). */
   similarityWeight?: number;
+  /**
+   * The similarity the reward uses: `reconstruction` (default; the mean of the shapes matched by kind,
+   * colour and box and a colour distance of the renders normalised so a blank canvas scores 0), or
+   * `ssim` (the earlier score: SSIM of the grayscale renders, which a blank canvas already scores 0.6–0.9 on).
+   */
+  similarity?: SvgSimilarity;
   /** Similarity at which the episode ends as solved (default 0.95). */
   successThreshold?: number;
   /** Longest SVG answer accepted, in characters (default 20,000). */
@@ -21,9 +28,13 @@ export interface SvgReconstructionEnvOptions extends ProceduralSourceOptions {
   id?: string;
 }
 
+/** The similarities the SVG reconstruction reward can use. */
+export const SVG_SIMILARITIES = ['reconstruction', 'ssim'] as const;
+export type SvgSimilarity = (typeof SVG_SIMILARITIES)[number];
+
 interface Episode {
   task: VisionQATask;
-  target: GrayImage;
+  target: RgbImage & { channels: number };
   seed: number;
   turn: number;
   best: number;
@@ -45,7 +56,9 @@ function positiveNumber(value: unknown, argument: string, fallback: number, { in
 /**
  * VAGEN's SVG reconstruction: the observation is a target image; the answer is SVG code; the next
  * observation is the render of that code. Reward per turn: `format` (the SVG was read and rendered)
- * plus `similarity` (SSIM between the grayscale renders, at least 0). Ends when the similarity
+ * plus `similarity`: by default the reconstruction score (shapes matched by kind, colour and box, and a
+ * colour distance of the renders normalised by a blank canvas; see `reconstructionScore`), or with
+ * `similarity: 'ssim'` the earlier SSIM between the grayscale renders. Ends when the similarity
  * reaches `successThreshold` (terminated) or the turns run out (truncated).
  */
 export class SvgReconstructionEnv implements Env {
@@ -57,10 +70,11 @@ export class SvgReconstructionEnv implements Env {
   readonly #similarityWeight: number;
   readonly #successThreshold: number;
   readonly #maxSvgLength: number;
+  readonly #similarity: SvgSimilarity;
   #episode: Episode | undefined;
 
   constructor(options: SvgReconstructionEnvOptions = {}) {
-    const { maxTurns, formatReward, similarityWeight, successThreshold, maxSvgLength, id, ...sourceOptions } = options;
+    const { maxTurns, formatReward, similarityWeight, successThreshold, maxSvgLength, similarity, id, ...sourceOptions } = options;
     this.id = id ?? 'saccade/SvgReconstruction-v1';
     this.source = createSvgReconstructionSource(sourceOptions);
     this.#maxTurns = positiveNumber(maxTurns, 'maxTurns', 2, { integer: true });
@@ -68,6 +82,8 @@ export class SvgReconstructionEnv implements Env {
     this.#similarityWeight = positiveNumber(similarityWeight, 'similarityWeight', 1);
     this.#successThreshold = positiveNumber(successThreshold, 'successThreshold', 0.95, { max: 1 });
     this.#maxSvgLength = positiveNumber(maxSvgLength, 'maxSvgLength', 20_000, { integer: true });
+    if (similarity !== undefined && !SVG_SIMILARITIES.includes(similarity)) throw new InvalidArgumentError({ argument: 'similarity', expected: `one of ${SVG_SIMILARITIES.join(', ')}`, value: similarity });
+    this.#similarity = similarity ?? 'reconstruction';
   }
 
   systemPrompt(): string {
@@ -87,7 +103,7 @@ export class SvgReconstructionEnv implements Env {
     const index = indexForSeed(episodeSeed, Infinity);
     const task = await this.source.get(index);
     const image = task.images[0] as ImageData;
-    const target = toGray(await decodeImage(image, { channels: 3 }));
+    const target = await decodeImage(image, { channels: 3 });
     this.#episode = { task, target, seed: episodeSeed, turn: 0, best: 0, done: false };
     const text = `${IMAGE_PLACEHOLDER}\n${task.question}\nYou have ${this.#maxTurns} attempt${this.#maxTurns === 1 ? '' : 's'}. Put your SVG code inside <answer>…</answer>.`;
     return { observation: { text, images: [image] }, info: { taskId: task.id, seed: episodeSeed, taskIndex: index, difficulty: this.source.difficulty, split: this.source.split } };
@@ -108,7 +124,13 @@ export class SvgReconstructionEnv implements Env {
         error = `the SVG could not be rendered (${(caught as Error).message.split('\n')[0]})`;
       }
     }
-    const similarity = render === undefined ? 0 : Math.max(0, ssim(episode.target, toGray(await decodeImage(render, { channels: 3 }))));
+    let scores = { reconstruction: 0, structural: 0, perceptual: 0, ssim: 0 };
+    if (render !== undefined) {
+      const drawn = await decodeImage(render, { channels: 3 });
+      const { score, structural, perceptual } = reconstructionScore({ svg: String(episode.task.answer), image: episode.target }, { svg: read.svg!, image: drawn });
+      scores = { reconstruction: score, structural, perceptual, ssim: Math.max(0, ssim(toGray(episode.target), toGray(drawn))) };
+    }
+    const similarity = scores[this.#similarity];
     episode.best = Math.max(episode.best, similarity);
     const terms = { format: render === undefined ? 0 : this.#formatReward, similarity: round(this.#similarityWeight * similarity) };
     const success = similarity >= this.#successThreshold;
@@ -116,7 +138,7 @@ export class SvgReconstructionEnv implements Env {
     const truncated = !terminated && episode.turn >= this.#maxTurns;
     episode.done = terminated || truncated;
     const left = this.#maxTurns - episode.turn;
-    const verdict = render === undefined ? `I could not use your answer: ${error}. A blank canvas is shown.` : `Your SVG rendered; its structural similarity to the target is ${round(similarity).toFixed(3)}.`;
+    const verdict = render === undefined ? `I could not use your answer: ${error}. A blank canvas is shown.` : `Your SVG rendered; its similarity to the target is ${round(similarity).toFixed(3)}${this.#similarity === 'ssim' ? ' (SSIM)' : ` (shapes ${round(scores.structural).toFixed(3)}, pixels ${round(scores.perceptual).toFixed(3)})`}.`;
     const next = episode.done ? (success ? 'The reconstruction is close enough. The episode is over.' : 'No attempts remain.') : `You have ${left} attempt${left === 1 ? '' : 's'} left: compare your render with the target and answer with improved SVG code in <answer>…</answer>.`;
     const shown = render ?? (await blankImage());
     return {
@@ -128,7 +150,7 @@ export class SvgReconstructionEnv implements Env {
         taskId: episode.task.id,
         seed: episode.seed,
         rewardTerms: terms,
-        metrics: { success, format_correct: render !== undefined, action_is_valid: render !== undefined, similarity: round(similarity), best_similarity: round(episode.best), turn: episode.turn },
+        metrics: { success, format_correct: render !== undefined, action_is_valid: render !== undefined, similarity: round(similarity), best_similarity: round(episode.best), structural: round(scores.structural), perceptual: round(scores.perceptual), ssim: round(scores.ssim), turn: episode.turn },
         ...(error === undefined ? {} : { formatError: error }),
       },
     };
