@@ -9,8 +9,9 @@ import { serveCommand } from './commands/serve-command';
 import { toolsCommand } from './commands/tools-command';
 import { trainCommand } from './commands/train-command';
 import { watchCommand } from './commands/watch';
-import { EXIT_SUCCESS, EXIT_USAGE } from './exit-codes';
+import { EXIT_FAILURE, EXIT_SUCCESS, EXIT_USAGE } from './exit-codes';
 import { consoleOutput, type Output } from './output';
+import { isFileSystemError, UsageError } from './usage-error';
 
 export interface RunCliResult {
   exitCode: number;
@@ -32,7 +33,29 @@ export function createProgram(output: Output, setExitCode: (code: number) => voi
   program.addCommand(benchCommand(output, setExitCode));
   program.addCommand(plotCommand(output, setExitCode));
   program.addCommand(watchCommand(output, setExitCode));
+  for (const command of program.commands) configureSubcommands(command, output);
   return program;
+}
+
+/**
+ * Commands built on their own and added with addCommand do not inherit the program's settings:
+ * without this, an unknown option of `data convert` ends the process with exit 1 from inside
+ * commander. Also reports an unknown option before a missing required one (`data convert chartqa
+ * --bogus` names --bogus, not --input), as the typo is the likelier cause.
+ */
+function configureSubcommands(command: Command, output: Output): void {
+  command.exitOverride().configureOutput({ writeOut: (text) => output.log(text.trimEnd()), writeErr: (text) => output.error(text.trimEnd()) });
+  const deferred = command as unknown as { missingMandatoryOptionValue(option: unknown): void };
+  const report = deferred.missingMandatoryOptionValue.bind(command);
+  const missing: unknown[] = [];
+  // commander checks required options first, then unknown ones, then runs preAction hooks.
+  deferred.missingMandatoryOptionValue = (option) => void missing.push(option);
+  command.hook('preAction', () => {
+    const first = missing.shift();
+    missing.length = 0;
+    if (first !== undefined) report(first);
+  });
+  for (const child of command.commands) configureSubcommands(child, output);
 }
 
 /** Runs the CLI on `argv` (without the node and script entries) and returns the exit code. */
@@ -47,6 +70,15 @@ export async function runCli(argv: string[], output: Output = consoleOutput): Pr
     if (error instanceof CommanderError) {
       // --help and --version end through here with exit code 0.
       return { exitCode: error.exitCode === 0 ? EXIT_SUCCESS : EXIT_USAGE };
+    }
+    if (UsageError.isInstance(error)) {
+      output.error(error.message);
+      return { exitCode: EXIT_USAGE };
+    }
+    // A disk that fills or a file that cannot be written is no bug in Saccade: one line, no stack trace.
+    if (isFileSystemError(error)) {
+      output.error(`saccade: ${error.message}`);
+      return { exitCode: EXIT_FAILURE };
     }
     throw error;
   }

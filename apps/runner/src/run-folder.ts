@@ -1,8 +1,9 @@
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunEvent } from '@saccade/spec';
 import { stringify as toYaml } from 'yaml';
 import type { MetricsRow } from './plots/write-run-plots';
+import { ensureOutputFolder } from './output-folder';
 import { writeFileAtomic } from './write-file-atomic';
 
 /**
@@ -44,10 +45,11 @@ export class RunFolder {
    * no checkpoints: `{ checkpoints: false }` leaves that folder out.
    */
   static create(outputFolder: string, name: string, { checkpoints = true }: { checkpoints?: boolean } = {}): RunFolder {
-    mkdirSync(outputFolder, { recursive: true });
+    // A folder that cannot be made (under a file, read-only, /sys) is the user's to fix: a UsageError.
+    ensureOutputFolder(outputFolder, '--out');
     let path = join(outputFolder, name);
     for (let suffix = 2; existsSync(path); suffix++) path = join(outputFolder, `${name}-${suffix}`);
-    mkdirSync(checkpoints ? join(path, 'checkpoints') : path, { recursive: true });
+    ensureOutputFolder(checkpoints ? join(path, 'checkpoints') : path, '--out');
     return new RunFolder(path);
   }
 

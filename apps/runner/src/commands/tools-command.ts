@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { getTool, runTool, toolInputJsonSchema, ToolNotFoundError } from '@saccade/core';
 import { contentHash, loadImage } from '@saccade/image';
@@ -8,6 +8,7 @@ import { Command } from 'commander';
 import { registerBuiltinTools } from '../builtin-tools';
 import { EXIT_FAILURE, EXIT_SUCCESS, EXIT_USAGE } from '../exit-codes';
 import type { Output } from '../output';
+import { ensureOutputFolder } from '../output-folder';
 import { writeFileAtomic } from '../write-file-atomic';
 
 interface RunFlags {
@@ -85,6 +86,8 @@ async function runOne(name: string, flags: RunFlags, output: Output, setExitCode
     }
   }
   if (!Number.isFinite(flags.timeout) || flags.timeout <= 0) return usage(`--timeout: expected a positive number of milliseconds, received ${String(flags.timeout)}`);
+  // Checked before the call: a tool's minute of work should not end on a folder that cannot be made.
+  if (flags.out !== undefined) ensureOutputFolder(flags.out, '--out');
 
   const result = await runTool(tool, input, { images, timeoutMs: flags.timeout });
   if (!result.ok) {
@@ -93,7 +96,6 @@ async function runOne(name: string, flags: RunFlags, output: Output, setExitCode
     setExitCode(result.kind === 'invalid-arguments' ? EXIT_USAGE : EXIT_FAILURE);
     return;
   }
-  if (flags.out !== undefined) mkdirSync(flags.out, { recursive: true });
   const described = (result.result.images ?? []).map((image) => {
     const hash = contentHash(image.data);
     const entry: Record<string, unknown> = { mediaType: image.mediaType, width: image.width, height: image.height, bytes: image.data.byteLength, sha256: hash };
