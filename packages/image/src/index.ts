@@ -22,6 +22,8 @@ export { clipBox, type Box } from './clip-box.js';
 export { crop, type CropOptions } from './crop.js';
 export { resize, type ResizeFit, type ResizeKernel, type ResizeOptions, type ResizeSpec } from './resize.js';
 export {
+  QWEN25_VL_MAX_PIXELS,
+  QWEN25_VL_MIN_PIXELS,
   SMART_RESIZE_MAX_ASPECT_RATIO,
   smartResize,
   smartResizeImage,

@@ -4,12 +4,24 @@ import { InvalidImageArgumentError } from './invalid-image-argument-error.js';
 import { openImage } from './open-image.js';
 import { applyResize, type ResizeKernel } from './resize.js';
 
+/**
+ * `min_pixels` of Qwen2.5-VL's published `preprocessor_config.json` (56 × 56 = 3,136), what vLLM
+ * and transformers use when the server is started without `--mm-processor-kwargs`.
+ */
+export const QWEN25_VL_MIN_PIXELS = 3_136;
+/**
+ * `max_pixels` of Qwen2.5-VL's published `preprocessor_config.json` (16,384 × 28 × 28 =
+ * 12,845,056), not the 1,003,520 of the `smart_resize` function's signature, which the processor
+ * never uses when the model's config sets it.
+ */
+export const QWEN25_VL_MAX_PIXELS = 12_845_056;
+
 export interface SmartResizeOptions {
   /** Both sides become multiples of this: patch size × merge size (14 × 2 for Qwen2-VL / Qwen2.5-VL). */
   factor?: number;
-  /** Default 56 × 56. */
+  /** Default `QWEN25_VL_MIN_PIXELS`, 3,136 (56 × 56). */
   minPixels?: number;
-  /** Default 14 × 14 × 4 × 1280 = 1,003,520. */
+  /** Default `QWEN25_VL_MAX_PIXELS`, 12,845,056; set it to what the server's processor uses (e.g. `--mm-processor-kwargs '{"max_pixels": 1003520}'`). */
   maxPixels?: number;
 }
 
@@ -20,8 +32,10 @@ export const SMART_RESIZE_MAX_ASPECT_RATIO = 200;
  * The size Qwen2-VL / Qwen2.5-VL's image processor resizes an image to (`smart_resize` in
  * transformers' image_processing_qwen2_vl.py), reproduced exactly, Python's round-half-to-even
  * included: each side rounded to a multiple of `factor`, then scaled down (floor) when the area
- * exceeds maxPixels or up (ceil) when below minPixels. Tools use it to map a model's coordinates
- * back to the original image.
+ * exceeds maxPixels or up (ceil) when below minPixels. The pixel bounds default to Qwen2.5-VL's
+ * published processor settings, so the size (and `width / 28 × height / 28` image tokens) is what
+ * a server started with defaults sees: 2048 × 2048 → 2044 × 2044, 5,329 tokens. Tools use it to
+ * map a model's coordinates back to the original image.
  */
 export function smartResize(
   size: { width: number; height: number },
@@ -29,8 +43,8 @@ export function smartResize(
 ): { width: number; height: number } {
   const { width, height } = size;
   const factor = options.factor ?? 28;
-  const minPixels = options.minPixels ?? 56 * 56;
-  const maxPixels = options.maxPixels ?? 14 * 14 * 4 * 1280;
+  const minPixels = options.minPixels ?? QWEN25_VL_MIN_PIXELS;
+  const maxPixels = options.maxPixels ?? QWEN25_VL_MAX_PIXELS;
   if (!(width > 0 && height > 0)) {
     throw new InvalidImageArgumentError({ argument: 'size', expected: 'a positive width and height', received: `${width} × ${height}` });
   }

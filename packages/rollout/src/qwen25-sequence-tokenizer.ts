@@ -16,9 +16,9 @@ export interface Qwen25SequenceTokenizerOptions {
    * with `minPixels` / `maxPixels` (those must match the server's processor settings).
    */
   imagePadTokens?: number | ((image: ImageRef, index: number) => number);
-  /** For the default `imagePadTokens`. Default 56 × 56. */
+  /** For the default `imagePadTokens`. Default Qwen2.5-VL's published 3,136 (`QWEN25_VL_MIN_PIXELS`). */
   minPixels?: number;
-  /** For the default `imagePadTokens`. Default 1280 × 28 × 28 = 1,003,520. */
+  /** For the default `imagePadTokens`. Default Qwen2.5-VL's published 12,845,056 (`QWEN25_VL_MAX_PIXELS`), as vLLM with default settings. */
   maxPixels?: number;
   /**
    * The system prompt the chat template puts first when the chat has none. Default Qwen2.5-VL's
