@@ -1,4 +1,5 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync, symlinkSync } from 'node:fs';
+import { relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { Scratch } from '../../test/dataset-files';
 import { DatasetFormatError } from '../dataset-format-error';
@@ -65,5 +66,36 @@ describe('convertDataset errors', () => {
     await expect(convertDataset({ dataset: 'chartqa', input: scratch.path('nope.json'), output: scratch.path('out.jsonl') })).rejects.toThrow(`${scratch.path('nope.json')}: field "(file)": expected ChartQA's`);
     const input = scratch.write('bad.json', '[\n  {"imgname": "a.png",\n  oops\n]');
     await expect(convertDataset({ dataset: 'chartqa', input, output: scratch.path('out.jsonl') })).rejects.toThrow(`${input}:3: field "(file)": expected a JSON document, received text that is not JSON`);
+  });
+
+  test('an image path must resolve inside the images folder (after links) and be an image', async () => {
+    await scratch.png('test/png/a.png');
+    scratch.write('test/png/notes.png', 'plain text, not an image');
+    scratch.write('secret.png', 'outside the images folder');
+    symlinkSync(scratch.path('secret.png'), scratch.path('test/png/link.png'));
+    const input = scratch.json('test/test_human.json', [
+      { imgname: 'a.png', query: 'Q?', label: '1' },
+      { imgname: '../../../../../../etc/passwd', query: 'Q?', label: '1' },
+      { imgname: '/etc/hostname', query: 'Q?', label: '1' },
+      { imgname: 'link.png', query: 'Q?', label: '1' },
+      { imgname: 'notes.png', query: 'Q?', label: '1' },
+      { imgname: '../../secret.png', query: 'Q?', label: '1' },
+    ]);
+    const images = realpathSync(scratch.path('test/png'));
+    const problems: string[] = [];
+    const summary = await convertDataset({ dataset: 'ChartQA', input, output: scratch.path('out.jsonl'), skipInvalid: true, onInvalid: (error) => problems.push(error.message) });
+    expect(summary).toMatchObject({ read: 6, written: 1, skipped: 5 });
+    const outside = (record: number, given: string, real: string) => `${input} record ${record}: field "imgname": expected an image inside the images folder ${images}, received ${JSON.stringify(given)} (resolves to ${real}, outside it)`;
+    expect(problems).toEqual([
+      outside(2, relative(scratch.path('test/png'), '/etc/passwd'), '/etc/passwd'),
+      outside(3, relative(scratch.path('test/png'), '/etc/hostname'), '/etc/hostname'),
+      outside(4, 'link.png', realpathSync(scratch.path('secret.png'))),
+      `${input} record 5: field "imgname": expected a PNG, JPEG or WebP image, received "notes.png" (${images}/notes.png is not one: its first bytes are no image signature)`,
+      outside(6, '../../secret.png', realpathSync(scratch.path('secret.png'))),
+    ]);
+    // vlmgym: an absolute image_path outside the file's folder.
+    const vlmgym = scratch.json('vlmgym.json', [{ id: 'x', dataset: 'chartqa', image_path: '/etc/passwd', question: 'Q?', answer: '1', task: 'chart' }]);
+    await expect(convertDataset({ dataset: 'vlmgym', input: vlmgym, output: scratch.path('v.jsonl') })).rejects.toThrow(`field "image_path": expected an image inside the images folder ${realpathSync(scratch.root)}, received`);
+    expect(existsSync(scratch.path('v.jsonl'))).toBe(false);
   });
 });

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
-import { dirname, relative, resolve, sep } from 'node:path';
+import { mkdir, open, realpath, rename, rm, stat } from 'node:fs/promises';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { formatTaskLine, TaskFileError, writeTaskFile, type VisionQATask } from '@saccade/env-vqa';
+import { sniffMediaType } from '@saccade/image';
 import { InvalidArgumentError } from '@saccade/spec';
 import type { AdapterContext, DatasetAdapter, TaskDraft } from '../dataset-adapter';
 import { findDatasetAdapter, listDatasetAdapters } from '../dataset-adapters';
@@ -82,6 +83,9 @@ export async function convertDataset(options: ConvertDatasetOptions): Promise<Co
   const summary: ConvertSummary = { dataset: adapter.name, input, output, images, read: 0, written: 0, skipped: 0, leftOut: 0, leftOutReasons: {} };
   const folder = dirname(output);
   const ids = new Set<string>();
+  // Links resolved once: an image must be inside this folder after resolving its own links too.
+  let root: Promise<string> | undefined;
+  const imagesRoot = (): Promise<string> => (root ??= realpath(images).catch(() => images));
 
   // The error that stops the run. The task stream then ends normally and the partial file is
   // removed: the writer is never left with a write in flight on a destroyed stream.
@@ -104,6 +108,8 @@ export async function convertDataset(options: ConvertDatasetOptions): Promise<Co
       for (const image of draft.images) {
         const path = await imageLocator.locate(image.path);
         if (path === undefined) throw new DatasetFormatError({ location, field: image.field, expected: 'an image file that exists', received: `${JSON.stringify(relativePath(images, image.path))} (not found at ${image.path})` });
+        const problem = await imageProblem(path, await imagesRoot());
+        if (problem !== undefined) throw new DatasetFormatError({ location, field: image.field, expected: problem.expected, received: `${JSON.stringify(relativePath(images, image.path))} (${problem.received})` });
         found.push(path);
       }
       if (ids.has(draft.id) || seen.has(draft.id)) throw new DatasetFormatError({ location, field: 'id', expected: 'a task id not used before in this file', received: JSON.stringify(draft.id) });
@@ -164,4 +170,36 @@ export async function convertDataset(options: ConvertDatasetOptions): Promise<Co
     throw error;
   }
   return summary;
+}
+
+/**
+ * Why the located file cannot be a task's image, or undefined: after resolving links it must lie
+ * inside the images folder (a record naming `../../etc/passwd`, `/etc/hostname` or a link out of
+ * the folder is refused), and its first bytes must be PNG, JPEG or WebP.
+ */
+async function imageProblem(path: string, root: string): Promise<{ expected: string; received: string } | undefined> {
+  let real: string;
+  try {
+    real = await realpath(path);
+  } catch {
+    return { expected: 'an image file that exists', received: `not found at ${path}` };
+  }
+  const inside = relative(root, real);
+  if (inside === '' || inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside)) {
+    return { expected: `an image inside the images folder ${root}`, received: `resolves to ${real}, outside it` };
+  }
+  const head = new Uint8Array(16);
+  let length = 0;
+  try {
+    const file = await open(real, 'r');
+    try {
+      length = (await file.read(head, 0, head.length, 0)).bytesRead;
+    } finally {
+      await file.close();
+    }
+  } catch (error) {
+    return { expected: 'a readable image file', received: `${real} cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` };
+  }
+  if (sniffMediaType(head.subarray(0, length)) === undefined) return { expected: 'a PNG, JPEG or WebP image', received: `${real} is not one: its first bytes are no image signature` };
+  return undefined;
 }

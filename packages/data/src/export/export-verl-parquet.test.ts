@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from 'hyparquet';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { Scratch } from '../../test/dataset-files';
@@ -65,5 +65,17 @@ describe('exportVerlParquet', () => {
     const rows = (await parquetReadObjects({ file: await asyncBufferFromFile(scratch.path('out.parquet')) })) as { prompt: unknown[] }[];
     expect(rows).toHaveLength(1);
     expect(rows[0]!.prompt).toHaveLength(1);
+  });
+
+  test('a task whose image is not an image (/etc/passwd) is refused, not embedded', async () => {
+    await scratch.png('images/red.png');
+    const input = scratch.jsonl('tasks.jsonl', [
+      { id: 'a', dataset: 'ChartQA', taskFamily: 'chart', images: ['images/red.png'], question: 'Q?', answer: '1', answerType: 'number' },
+      { id: 'b', dataset: 'ChartQA', taskFamily: 'chart', images: ['/etc/passwd'], question: 'Q?', answer: '1', answerType: 'number' },
+    ]);
+    await expect(exportVerlParquet({ input, output: scratch.path('out.parquet') })).rejects.toThrow(`${input}: field "images[0]": expected a PNG, JPEG or WebP image, received /etc/passwd, whose bytes are not one (task "b")`);
+    expect(existsSync(scratch.path('out.parquet'))).toBe(false);
+    const summary = await exportVerlParquet({ input, output: scratch.path('out.parquet'), skipInvalid: true });
+    expect(summary).toMatchObject({ read: 2, written: 1, skipped: 1 });
   });
 });

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { readTaskFile, type TaskFileError } from '@saccade/env-vqa';
+import { readTaskFile, TaskFileError } from '@saccade/env-vqa';
+import { sniffMediaType } from '@saccade/image';
 import { verlRow, type VerlRow, type VerlRowOptions } from './verl-row';
 
 const text = (name: string, repetition: 'REQUIRED' | 'OPTIONAL' = 'REQUIRED') => ({ name, type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: repetition }) as const;
@@ -92,6 +93,15 @@ export async function exportVerlParquet(options: ExportVerlParquetOptions): Prom
     for await (const task of tasks) {
       summary.read++;
       const images = await Promise.all(task.images.map(async (image) => ({ bytes: new Uint8Array(await readFile(image as string)), path: image as string })));
+      // Only image bytes go into the Parquet file: a task naming /etc/passwd is refused, not embedded.
+      const notImage = images.findIndex((image) => sniffMediaType(image.bytes) === undefined);
+      if (notImage !== -1) {
+        const error = new TaskFileError({ file: input, field: `images[${notImage}]`, expected: 'a PNG, JPEG or WebP image', received: `${images[notImage]!.path}, whose bytes are not one (task ${JSON.stringify(task.id)})` });
+        if (options.skipInvalid !== true) throw error;
+        summary.skipped++;
+        options.onInvalid?.(error);
+        continue;
+      }
       rows.push(verlRow(task, images, summary.written, options));
       summary.written++;
       if (rows.length >= groupSize) flush();
