@@ -153,8 +153,26 @@ describe('computeTurnWiseGae', () => {
     expectClose(out.returns[1] as Float64Array, [3]);
   });
 
-  it('refuses rewards off the ends of turns (turn-wise GAE reads none there)', () => {
-    expect(() => computeTurnWiseGae({ ...sequence, rewards: [0, 0.1, 1, 0, 0, 2], gammaTurn: 0.9, lambda: 0.8 })).toThrow(/rewards\[1\]/);
+  it("adds a turn's per-token rewards (a KL penalty applied as a reward) into the turn's reward", () => {
+    // KL penalties −0.1 and −0.05 on turn 0's tokens, −0.2 on turn 1's first token:
+    //   R_0 = −0.1 + (1 − 0.05) = 0.85,  R_1 = −0.2 + 2 = 1.8
+    //   t=1: δ = 1.8 + 0 − 1.5 = 0.3                      A_1 = 0.3
+    //   t=0: δ = 0.85 + 0.9·1.5 − 0.8 = 1.4               A_0 = 1.4 + 0.9·0.8·0.3 = 1.616
+    const withKl = { ...sequence, rewards: [0, -0.1, 1 - 0.05, 0, -0.2, 2] };
+    const { advantages, returns, valueMask } = computeTurnWiseGae({ ...withKl, gammaTurn: 0.9, lambda: 0.8 });
+    expectClose(advantages, [0, 1.616, 1.616, 0, 0.3, 0.3]);
+    expectClose(returns, [0, 0, 2.416, 0, 0, 1.8]);
+    expect(Array.from(valueMask)).toEqual([0, 0, 1, 0, 0, 1]);
+    // The same rewards all on the ends of turns give the same result.
+    expectClose(computeTurnWiseGae({ ...sequence, rewards: [0, 0, 0.85, 0, 0, 1.8], gammaTurn: 0.9, lambda: 0.8 }).advantages, [0, 1.616, 1.616, 0, 0.3, 0.3]);
+    const batch = computeTurnWiseGaeBatch({ sequences: [withKl], gammaTurn: 0.9, lambda: 0.8, whiten: false });
+    expectClose(batch.advantages[0] as Float64Array, [0, 1.616, 1.616, 0, 0.3, 0.3]);
+  });
+
+  it('refuses rewards on unmasked (observation) tokens, and bad parameters', () => {
+    expect(() => computeTurnWiseGae({ ...sequence, rewards: [0, 0, 1, 0.5, 0, 2], gammaTurn: 0.9, lambda: 0.8 })).toThrow(
+      'rewards[3]: expected 0 (a reward must sit on a token with lossMask 1 (a response token of a turn)), received 0.5',
+    );
     expect(() => computeTurnWiseGae({ ...sequence, gammaTurn: 0.9, lambda: 0.8, whitenOver: 'tokens' as never })).toThrow(/whitenOver/);
   });
 });

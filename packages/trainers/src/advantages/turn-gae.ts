@@ -86,17 +86,18 @@ function resolveLambdas(parameters: BiLevelGaeParameters): Lambdas {
 }
 
 /**
- * The turn-level pass over E with γ_turn: returns the turn advantages A_t (one per turn).
- *   A = 0; for t = T−1 … 0: Vn = (t < T−1) ? V[E[t+1]] : 0;  δ = r[E[t]] + γ_turn·Vn − V[E[t]];  A = δ + γ_turn·λ·A
+ * The turn-level pass over E with γ_turn: returns the turn advantages A_t (one per turn), from the
+ * turn rewards R_t (bi-level: r[E[t]]; turn-wise: the sum over the turn's tokens).
+ *   A = 0; for t = T−1 … 0: Vn = (t < T−1) ? V[E[t+1]] : 0;  δ = R_t + γ_turn·Vn − V[E[t]];  A = δ + γ_turn·λ·A
  */
-function turnPass(rewards: NumericArray, values: NumericArray, ends: readonly number[], gammaTurn: number, lambda: number): Float64Array {
+function turnPass(turnRewards: NumericArray, values: NumericArray, ends: readonly number[], gammaTurn: number, lambda: number): Float64Array {
   const turnAdvantages = new Float64Array(ends.length);
   let gae = 0;
   for (let t = ends.length - 1; t >= 0; t--) {
     const e = ends[t] as number;
     const next = ends[t + 1];
     const nextValue = next === undefined ? 0 : at(values, next);
-    const delta = at(rewards, e) + gammaTurn * nextValue - at(values, e);
+    const delta = at(turnRewards, t) + gammaTurn * nextValue - at(values, e);
     gae = delta + gammaTurn * lambda * gae;
     turnAdvantages[t] = gae;
   }
@@ -116,7 +117,13 @@ function biLevelRaw(
   checkRewardsRead(rewards, (i) => lossMask[i] === 1, `${prefix}rewards`, 'a token with lossMask 1');
 
   // Turn level: r'[E[t]] = A_t + V[E[t]]; every other token keeps its own reward.
-  const turnAdvantages = turnPass(rewards, values, ends, gammaTurn, lambdas.turn);
+  const turnAdvantages = turnPass(
+    ends.map((e) => at(rewards, e)),
+    values,
+    ends,
+    gammaTurn,
+    lambdas.turn,
+  );
   const updated = Float64Array.from(rewards);
   const isEnd = new Uint8Array(rewards.length);
   ends.forEach((e, t) => {
@@ -202,23 +209,25 @@ interface TurnWiseRaw {
 function turnWiseRaw(sequence: TurnSequence, gammaTurn: number, lambda: number, prefix: string): TurnWiseRaw {
   const masked = checkSequence(sequence, prefix);
   const ends = resolveEndOfTurn(sequence, masked, prefix);
-  const { rewards, values } = sequence;
-  const endSet = new Set(ends);
-  checkRewardsRead(rewards, (i) => endSet.has(i), `${prefix}rewards`, 'an end-of-turn token (turn-wise GAE reads no other)');
-  const turnAdvantages = turnPass(rewards, values, ends, gammaTurn, lambda);
+  const { rewards, values, lossMask } = sequence;
+  checkRewardsRead(rewards, (i) => lossMask[i] === 1, `${prefix}rewards`, 'a token with lossMask 1 (a response token of a turn)');
+  // Turn t owns the masked tokens p with E[t−1] < p ≤ E[t]; its reward is the sum of theirs (the
+  // end-of-turn reward plus per-token rewards such as a KL penalty applied as a reward).
+  const turnOf = new Int32Array(rewards.length).fill(-1);
+  const turnRewards = new Float64Array(ends.length);
+  let turn = 0;
+  for (const p of masked) {
+    while ((ends[turn] as number) < p) turn += 1;
+    turnOf[p] = turn;
+    turnRewards[turn] = (turnRewards[turn] as number) + at(rewards, p);
+  }
+  const turnAdvantages = turnPass(turnRewards, values, ends, gammaTurn, lambda);
   const returns = new Float64Array(rewards.length);
   const valueMask = new Float64Array(rewards.length);
   ends.forEach((e, t) => {
     returns[e] = (turnAdvantages[t] as number) + at(values, e);
     valueMask[e] = 1;
   });
-  // Turn t owns the masked tokens p with E[t−1] < p ≤ E[t].
-  const turnOf = new Int32Array(rewards.length).fill(-1);
-  let turn = 0;
-  for (const p of masked) {
-    while ((ends[turn] as number) < p) turn += 1;
-    turnOf[p] = turn;
-  }
   return { ends, turnOf, turnAdvantages, returns, valueMask };
 }
 
@@ -251,10 +260,12 @@ function checkWhitenOver(value: unknown): TurnWiseWhitenOver {
 }
 
 /**
- * Turn-wise GAE: only the turn-level pass of bi-level GAE (with γ_turn and λ over E); every
- * masked token of turn t (E[t−1] < p ≤ E[t]) gets adv = A_t. Returns are set at E only
- * (ret[E[t]] = A_t + V[E[t]]) and `valueMask` marks them: the critic trains at E only. Rewards
- * must sit on end-of-turn tokens (no other is read).
+ * Turn-wise GAE: only the turn-level pass of bi-level GAE (with γ_turn and λ over E), where turn
+ * t's reward is the sum of the rewards of its masked tokens (E[t−1] < p ≤ E[t]): the end-of-turn
+ * reward plus any per-token rewards, such as a KL penalty applied as a reward, as VAGEN's turn-level
+ * GAE adds them (REFERENCE §6). Every masked token of turn t gets adv = A_t. Returns are set at E
+ * only (ret[E[t]] = A_t + V[E[t]]) and `valueMask` marks them: the critic trains at E only.
+ * Rewards on unmasked tokens (observations) are refused.
  */
 export function computeTurnWiseGae(input: TurnWiseGaeInput): TurnWiseGaeResult {
   const gammaTurn = checkUnitInterval(input.gammaTurn, 'gammaTurn');
