@@ -262,8 +262,7 @@ function checkWhitenOver(value: unknown): TurnWiseWhitenOver {
 /**
  * Turn-wise GAE: only the turn-level pass of bi-level GAE (with γ_turn and λ over E), where turn
  * t's reward is the sum of the rewards of its masked tokens (E[t−1] < p ≤ E[t]): the end-of-turn
- * reward plus any per-token rewards, such as a KL penalty applied as a reward, as VAGEN's turn-level
- * GAE adds them (REFERENCE §6). Every masked token of turn t gets adv = A_t. Returns are set at E
+ * reward plus any per-token rewards, such as a KL penalty applied as a reward (REFERENCE §6). Every masked token of turn t gets adv = A_t. Returns are set at E
  * only (ret[E[t]] = A_t + V[E[t]]) and `valueMask` marks them: the critic trains at E only.
  * Rewards on unmasked tokens (observations) are refused.
  */
