@@ -1,7 +1,10 @@
+import { applyHistoryWindow, applyPromptView, type PromptView } from '@saccade/agents';
+import type { Message } from '@saccade/spec';
 import { initTensor } from '@saccade/tensor';
 import { createEnvServer, createModelServer, createToolServer, type SaccadeServer } from '@saccade/server';
 import { Command } from 'commander';
-import { registerBuiltinTools } from '../builtin-tools';
+import { parseToolOptions, registerBuiltinTools, type ToolOptions } from '../builtin-tools';
+import { readTrainedRun } from '../trained-run';
 import { EXIT_SUCCESS, EXIT_USAGE } from '../exit-codes';
 import type { Output } from '../output';
 
@@ -55,16 +58,26 @@ export function serveCommand(output: Output, setExitCode: (code: number) => void
   common(serve.command('env').description("every registered env, over VAGEN's batch env protocol and Saccade's session API")).action(
     (flags: ServeFlags) => run(async () => createEnvServer({ logger }), flags, 'env service'),
   );
-  common(serve.command('tools').description("the built-in tools, over verl-tool's /get_observation protocol")).action((flags: ServeFlags) =>
-    run(
-      async () => {
-        const builtin = await registerBuiltinTools();
-        return { server: createToolServer({ tools: builtin.tools, logger }), close: builtin.close };
-      },
-      flags,
-      'tool service',
-    ),
-  );
+  common(serve.command('tools').description("the built-in tools, over verl-tool's /get_observation protocol"))
+    .option('--tool-options <json>', 'settings of tools by name, JSON or @file, e.g. \'{"detect": {"model": "yolo11n.onnx"}}\'')
+    .action((flags: ServeFlags & { toolOptions?: string }) => {
+      let options: ToolOptions;
+      try {
+        options = parseToolOptions(flags.toolOptions);
+      } catch (error) {
+        output.error((error as Error).message);
+        setExitCode(EXIT_USAGE);
+        return;
+      }
+      return run(
+        async () => {
+          const builtin = await registerBuiltinTools(options);
+          return { server: createToolServer({ tools: builtin.tools, logger }), close: builtin.close };
+        },
+        flags,
+        'tool service',
+      );
+    });
   common(serve.command('model').description('the built-in model behind /v1/chat/completions'))
     .option('--checkpoint <folder>', 'a checkpoint folder (default: a fresh --preset model)')
     .option('--preset <preset>', 'tiny | small (without --checkpoint)', 'small')
@@ -73,9 +86,19 @@ export function serveCommand(output: Output, setExitCode: (code: number) => void
       run(
         async () => {
           await initTensor();
+          const trained = flags.checkpoint === undefined ? undefined : readTrainedRun(flags.checkpoint, '--checkpoint');
+          if (flags.checkpoint === undefined) {
+            // On stderr: stdout's first line is the address clients read.
+            output.error(`serving a fresh, untrained ${flags.preset ?? 'small'} model: it answers any chat that fits its context, untrained; serve a training run with --checkpoint runs/<name>`);
+          } else if (trained !== undefined) {
+            output.error(`serving ${trained.checkpoint} as its run trained it: ${trained.policyView ?? 'image'} view, history window ${trained.historyWindow ?? 0}`);
+          }
+          const view = (trained?.policyView ?? 'image') as PromptView;
+          const window = trained?.historyWindow ?? 0;
           return createModelServer({
             logger,
-            ...(flags.checkpoint ? { checkpoint: flags.checkpoint } : { preset: flags.preset ?? 'small' }),
+            ...(flags.checkpoint ? { checkpoint: trained?.checkpoint ?? flags.checkpoint } : { preset: flags.preset ?? 'small' }),
+            ...(trained ? { prepareMessages: (messages: Message[]) => applyPromptView(applyHistoryWindow(messages, window), view) } : {}),
             ...(flags.modelName ? { modelName: flags.modelName } : {}),
           });
         },

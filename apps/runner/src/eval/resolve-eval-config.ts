@@ -4,6 +4,7 @@ import { VISION_QA_ID } from '@saccade/env-vqa';
 import { parse as parseYaml } from 'yaml';
 import { ConfigError, describeIssues } from '../config-error';
 import { RunFolder } from '../run-folder';
+import { readTrainedRun } from '../trained-run';
 import { evalConfigSchema, type EvalConfig } from './eval-config';
 
 export interface EvalFlags {
@@ -81,7 +82,7 @@ export async function resolveEvalConfig(flags: EvalFlags): Promise<EvalConfig> {
   }
   if (flags.agent === 'policy' && checkpoint !== undefined) {
     // A training run folder: its newest checkpoint, and the env and view the policy was trained on.
-    const trained = trainedRun(checkpoint);
+    const trained = readTrainedRun(checkpoint, flagsSource);
     if (trained !== undefined) {
       checkpoint = trained.checkpoint;
       envId ??= trained.envId;
@@ -139,22 +140,3 @@ export function readEvalConfig(folder: string): EvalConfig {
   return result.data;
 }
 
-function trainedRun(path: string): { checkpoint: string; envId?: string; envOptions: Record<string, unknown>; policyView?: string; historyWindow?: number; maxTurns?: number } | undefined {
-  if (!existsSync(join(path, 'events.jsonl')) || existsSync(join(path, 'manifest.json'))) return undefined;
-  const last = RunFolder.open(path).lastCheckpoint();
-  if (last === undefined) throw new ConfigError({ source: flagsSource, issues: [`--checkpoint: the run folder ${path} has no complete checkpoint`] });
-  let config: { env?: { id?: string; options?: Record<string, unknown>; maxTurns?: number }; policyView?: string; historyWindow?: number } = {};
-  try {
-    config = (parseYaml(readFileSync(join(path, 'config.yaml'), 'utf8')) ?? {}) as typeof config;
-  } catch {
-    /* a run folder without a readable config: the flags must say the env */
-  }
-  return {
-    checkpoint: last.path,
-    ...(config.env?.id === undefined ? {} : { envId: config.env.id }),
-    envOptions: config.env?.options ?? {},
-    ...(config.policyView === undefined ? {} : { policyView: config.policyView }),
-    ...(typeof config.historyWindow === 'number' ? { historyWindow: config.historyWindow } : {}),
-    ...(config.env?.maxTurns === undefined ? {} : { maxTurns: config.env.maxTurns }),
-  };
-}

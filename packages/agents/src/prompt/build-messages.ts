@@ -40,15 +40,27 @@ export interface BuildMessagesOptions {
  * const { outputs } = await agent.act({ messages });
  */
 export function buildMessages({ systemPrompt, history = [], observation, historyWindow = Infinity, view = 'full' }: BuildMessagesOptions): Message[] {
-  if (view !== 'full' && view !== 'image') throw new InvalidArgumentError({ argument: 'view', expected: "'full' or 'image'", value: view });
-  const content = (shown: Observation): Message['content'] =>
-    view === 'image' ? shown.images.map((image) => ({ type: 'image' as const, image })) : observationToContent(shown);
   const messages: Message[] = [];
-  if (view === 'full' && systemPrompt !== undefined && systemPrompt.length > 0) messages.push({ role: 'system', content: systemPrompt });
+  if (systemPrompt !== undefined && systemPrompt.length > 0) messages.push({ role: 'system', content: systemPrompt });
   for (const turn of history) {
-    messages.push({ role: 'user', content: content(turn.observation) });
+    messages.push({ role: 'user', content: observationToContent(turn.observation) });
     messages.push({ role: 'assistant', content: turn.action });
   }
-  messages.push({ role: 'user', content: content(observation) });
-  return applyHistoryWindow(messages, historyWindow);
+  messages.push({ role: 'user', content: observationToContent(observation) });
+  return applyPromptView(applyHistoryWindow(messages, historyWindow), view);
+}
+
+/**
+ * A chat as a policy trained with `view` reads it: unchanged for `'full'`; for `'image'` without
+ * system messages and with only the images of the user messages. A server of such a policy applies
+ * it to the chats its clients send.
+ */
+export function applyPromptView(messages: readonly Message[], view: PromptView): Message[] {
+  if (view !== 'full' && view !== 'image') throw new InvalidArgumentError({ argument: 'view', expected: "'full' or 'image'", value: view });
+  if (view === 'full') return messages.slice();
+  return messages.flatMap((message): Message[] => {
+    if (message.role === 'system') return [];
+    if (message.role === 'assistant') return [message];
+    return [{ ...message, content: typeof message.content === 'string' ? [] : message.content.filter((part) => part.type === 'image') }];
+  });
 }

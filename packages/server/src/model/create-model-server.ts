@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { applyChatTemplate, decodeImageData, imageTokenCount, loadCheckpoint, VisionLanguageModel, type ModelPresetName } from '@saccade/models';
 import { initTensor } from '@saccade/tensor';
-import { InvalidStateError } from '@saccade/spec';
+import { InvalidStateError, type Message } from '@saccade/spec';
 import { createHttpService, type SaccadeServer, type ServiceOptions } from '../http/create-http-service';
 import { parseBody } from '../http/parse-body';
 import { ServerRequestError } from '../http/server-request-error';
@@ -23,6 +23,12 @@ export interface ModelServerOptions extends ServiceOptions {
   seed?: number;
   /** Requests waiting for the model at most; more are answered 503 (default 64). */
   maxQueue?: number;
+  /**
+   * Turns a request's chat into what the model reads, e.g. a trained run's prompt view and history
+   * window (`applyPromptView`, `applyHistoryWindow` from @saccade/agents), so that a client sending
+   * the env's full prompt gets the answers the policy gives in training. Default: unchanged.
+   */
+  prepareMessages?: (messages: Message[]) => Message[];
 }
 
 interface Choice {
@@ -100,7 +106,7 @@ export function createModelServer(options: ModelServerOptions = {}): SaccadeServ
     if (body.stream === true) throw new ServerRequestError({ statusCode: 400, code: 'unsupported_parameter', message: 'stream: true is not supported by this server; expected stream to be false or absent.' });
     const current = model;
     if (current === undefined) throw new InvalidStateError({ operation: 'chat completion', expected: 'a loaded model', actual: 'the server is starting or closing' });
-    const messages = toSpecMessages(body.messages);
+    const messages = options.prepareMessages ? options.prepareMessages(toSpecMessages(body.messages)) : toSpecMessages(body.messages);
     const { tokenizer, config } = current;
     const sequence = applyChatTemplate(tokenizer, messages, { imageTokens: imageTokenCount(config), addGenerationPrompt: true });
     if (sequence.tokens.length >= config.maxSequenceLength) {
