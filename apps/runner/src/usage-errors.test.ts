@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -51,5 +51,42 @@ describe('usage errors exit 2 with one clear line, no stack trace', () => {
     const output = capture();
     const { exitCode } = await runCli(argv, output);
     expect({ exitCode, err: output.err }).toEqual({ exitCode: EXIT_USAGE, err: [message] });
+  });
+
+  describe('data convert and export', () => {
+    const chart = join(scratch, 'chart');
+    mkdirSync(join(chart, 'png'), { recursive: true });
+    const input = join(chart, 'test_human.json');
+    writeFileSync(input, JSON.stringify([{ imgname: 'missing.png', query: 'Q?', label: '1' }]));
+    const notJson = join(chart, 'broken.json');
+    writeFileSync(notJson, '[{"imgname": ');
+
+    test.each([
+      [join(aFile, 'tasks.jsonl'), `--output: cannot create the folder ${aFile}: ${aFile} is a file, not a folder`],
+      ['/proc/saccade-usage-test.jsonl', '--output: cannot write /proc/saccade-usage-test.jsonl: /proc does not allow new files'],
+      [chart, `--output: expected a .jsonl task file, received ${chart} (export it to Parquet with saccade data export)`],
+    ])('convert --output %s', async (file, message) => {
+      const output = capture();
+      const { exitCode } = await runCli(['data', 'convert', 'chartqa', '--input', input, '--output', file, '--skip-invalid'], output);
+      expect({ exitCode, err: output.err }).toEqual({ exitCode: EXIT_USAGE, err: [message] });
+    });
+
+    test('export --output under a file', async () => {
+      const output = capture();
+      const { exitCode } = await runCli(['data', 'export', '--input', input, '--output', join(aFile, 'x.parquet')], output);
+      expect({ exitCode, err: output.err }).toEqual({ exitCode: EXIT_USAGE, err: [`--output: cannot create the folder ${aFile}: ${aFile} is a file, not a folder`] });
+    });
+
+    test('with --skip-invalid no message suggests --skip-invalid, and a run that writes nothing leaves no file', async () => {
+      const tasks = join(scratch, 'none.jsonl');
+      const skipped = capture();
+      expect((await runCli(['data', 'convert', 'chartqa', '--input', input, '--output', tasks, '--skip-invalid'], skipped)).exitCode).toBe(EXIT_USAGE);
+      expect(skipped.err.at(-1)).toBe(`no task was written from ${input} (all 1 records were invalid); ${tasks} was not written`);
+      expect(existsSync(tasks)).toBe(false);
+      const broken = capture();
+      expect((await runCli(['data', 'convert', 'chartqa', '--input', notJson, '--output', tasks, '--skip-invalid'], broken)).exitCode).toBe(EXIT_USAGE);
+      expect(broken.err.join('\n')).toMatch(/\nnothing was written; fix the input$/);
+      expect(broken.err.join('\n')).not.toContain('pass --skip-invalid');
+    });
   });
 });

@@ -1,4 +1,5 @@
-import { extname } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { dirname, extname, resolve } from 'node:path';
 import { convertDataset, DatasetFormatError, exportVerlParquet, findDatasetAdapter, listDatasetAdapters, type ConvertSummary, type ExportSummary } from '@saccade/data';
 import { TaskFileError } from '@saccade/env-vqa';
 import { InvalidArgumentError } from '@saccade/spec';
@@ -6,6 +7,8 @@ import { Command } from 'commander';
 import { EXIT_SUCCESS, EXIT_USAGE } from '../exit-codes';
 import { dataGenerateCommand } from './data-generate-command';
 import type { Output } from '../output';
+import { ensureOutputFolder } from '../output-folder';
+import { describeWriteError, isFileSystemError, UsageError } from '../usage-error';
 
 interface ConvertFlags {
   input: string;
@@ -76,6 +79,8 @@ export function dataCommand(output: Output, setExitCode: (code: number) => void)
     .action(async (dataset: string, flags: ConvertFlags) => {
       if (findDatasetAdapter(dataset) === undefined) return usage(`unknown dataset "${dataset}"; expected one of: ${listDatasetAdapters().map((adapter) => adapter.name).join(', ')}`);
       if (extname(flags.output) !== '.jsonl') return usage(`--output: expected a .jsonl task file, received ${flags.output} (export it to Parquet with saccade data export)`);
+      const unwritable = checkOutputFile(flags.output);
+      if (unwritable !== undefined) return usage(unwritable);
       const { report } = reporter();
       let summary: ConvertSummary;
       try {
@@ -83,10 +88,17 @@ export function dataCommand(output: Output, setExitCode: (code: number) => void)
       } catch (error) {
         if (DatasetFormatError.isInstance(error)) {
           // A folder that is not the dataset (or holds several inputs) is no record to skip.
-          const hint = error.field === '(folder)' ? `point --input at the dataset's file or its folder as downloaded (saccade data list shows each layout)` : 'fix the input, or pass --skip-invalid to skip such records';
+          // --skip-invalid skips records: no help for a problem with the whole file, nor when it is already on.
+          const hint =
+            error.field === '(folder)'
+              ? `point --input at the dataset's file or its folder as downloaded (saccade data list shows each layout)`
+              : flags.skipInvalid === true || error.field === '(file)'
+                ? 'fix the input'
+                : 'fix the input, or pass --skip-invalid to skip such records';
           return usage(`${error.message}\nnothing was written; ${hint}`);
         }
         if (InvalidArgumentError.isInstance(error)) return usage(error.message);
+        if (isFileSystemError(error) && error.path !== undefined && resolve(error.path).startsWith(resolve(flags.output))) return usage(`--output: ${describeWriteError(flags.output, error, 'file')}`);
         throw error;
       }
       if (flags.json) output.log(JSON.stringify(summary));
@@ -94,7 +106,7 @@ export function dataCommand(output: Output, setExitCode: (code: number) => void)
         const leftOut = summary.leftOut > 0 ? `, left out ${summary.leftOut} (${Object.entries(summary.leftOutReasons).map(([reason, count]) => `${count} of ${reason}`).join(', ')})` : '';
         output.log(`${summary.dataset}: read ${summary.read} records, wrote ${summary.written} tasks to ${summary.output}, skipped ${summary.skipped}${leftOut}`);
       }
-      if (summary.written === 0) return usage(`no task was written from ${summary.input}${summary.skipped > 0 ? ` (all ${summary.skipped} records were invalid)` : ''}`);
+      if (summary.written === 0) return usage(`no task was written from ${summary.input}${summary.skipped > 0 ? ` (all ${summary.skipped} records were invalid)` : ''}; ${summary.output} was not written`);
       setExitCode(EXIT_SUCCESS);
     });
 
@@ -110,21 +122,36 @@ export function dataCommand(output: Output, setExitCode: (code: number) => void)
     .option('--json', 'print the summary as JSON')
     .action(async (flags: ExportFlags) => {
       if (flags.format !== 'verl') return usage(`--format: expected verl, received ${flags.format}`);
+      const unwritable = checkOutputFile(flags.output);
+      if (unwritable !== undefined) return usage(unwritable);
       const { report } = reporter();
       let summary: ExportSummary;
       try {
         summary = await exportVerlParquet({ input: flags.input, output: flags.output, split: flags.split, systemPrompt: flags.systemPrompt, skipInvalid: flags.skipInvalid, onInvalid: report });
       } catch (error) {
-        if (TaskFileError.isInstance(error)) return usage(`${error.message}\nnothing was written; fix the task file, or pass --skip-invalid`);
+        if (TaskFileError.isInstance(error)) return usage(`${error.message}\nnothing was written; fix the task file${flags.skipInvalid === true ? '' : ', or pass --skip-invalid'}`);
+        if (isFileSystemError(error) && error.path !== undefined && resolve(error.path).startsWith(resolve(flags.output))) return usage(`--output: ${describeWriteError(flags.output, error, 'file')}`);
         throw error;
       }
       if (flags.json) output.log(JSON.stringify(summary));
       else output.log(`verl: read ${summary.read} tasks, wrote ${summary.written} rows to ${summary.output}, skipped ${summary.skipped}`);
-      if (summary.written === 0) return usage(`no row was written from ${summary.input}`);
+      if (summary.written === 0) return usage(`no row was written from ${summary.input}; ${summary.output} was not written`);
       setExitCode(EXIT_SUCCESS);
     });
 
   command.addCommand(dataGenerateCommand(output, setExitCode));
 
   return command;
+}
+
+/** Why `--output` cannot be written (its folder cannot be made or written, or it is a folder), checked before any work; undefined when it can. */
+function checkOutputFile(file: string): string | undefined {
+  if (existsSync(file) && statSync(file).isDirectory()) return `--output: expected a file, received ${file}, which is a folder`;
+  try {
+    ensureOutputFolder(dirname(resolve(file)), '--output');
+  } catch (error) {
+    if (UsageError.isInstance(error)) return error.message;
+    throw error;
+  }
+  return undefined;
 }

@@ -97,5 +97,8 @@ describe('convertDataset errors', () => {
     const vlmgym = scratch.json('vlmgym.json', [{ id: 'x', dataset: 'chartqa', image_path: '/etc/passwd', question: 'Q?', answer: '1', task: 'chart' }]);
     await expect(convertDataset({ dataset: 'vlmgym', input: vlmgym, output: scratch.path('v.jsonl') })).rejects.toThrow(`field "image_path": expected an image inside the images folder ${realpathSync(scratch.root)}, received`);
     expect(existsSync(scratch.path('v.jsonl'))).toBe(false);
+    // Every record skipped: no task, so no file (not a 0-byte one).
+    expect(await convertDataset({ dataset: 'vlmgym', input: vlmgym, output: scratch.path('v.jsonl'), skipInvalid: true })).toMatchObject({ read: 1, written: 0, skipped: 1 });
+    expect(existsSync(scratch.path('v.jsonl'))).toBe(false);
   });
 });

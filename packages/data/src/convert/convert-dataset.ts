@@ -164,7 +164,9 @@ export async function convertDataset(options: ConvertDatasetOptions): Promise<Co
     if (summary.read === 0 && (await stat(input)).isDirectory()) {
       throw new DatasetFormatError({ location: { file: input }, field: '(folder)', expected: `${adapter.name}'s ${adapter.input}`, received: `${await describeFolder(input)}, which gave no records` });
     }
-    await rename(partial, output);
+    // No task, no file: an empty task file would only fail later, and an existing output is kept.
+    if (summary.written === 0) await rm(partial, { force: true });
+    else await rename(partial, output);
   } catch (error) {
     await rm(partial, { force: true });
     throw error;

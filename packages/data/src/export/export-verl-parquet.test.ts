@@ -77,5 +77,9 @@ describe('exportVerlParquet', () => {
     expect(existsSync(scratch.path('out.parquet'))).toBe(false);
     const summary = await exportVerlParquet({ input, output: scratch.path('out.parquet'), skipInvalid: true });
     expect(summary).toMatchObject({ read: 2, written: 1, skipped: 1 });
+    // Nothing valid: no row, so no file.
+    const onlyBad = scratch.jsonl('bad.jsonl', [{ id: 'b', dataset: 'ChartQA', taskFamily: 'chart', images: ['/etc/passwd'], question: 'Q?', answer: '1', answerType: 'number' }]);
+    expect(await exportVerlParquet({ input: onlyBad, output: scratch.path('none.parquet'), skipInvalid: true })).toMatchObject({ read: 1, written: 0, skipped: 1 });
+    expect(existsSync(scratch.path('none.parquet'))).toBe(false);
   });
 });

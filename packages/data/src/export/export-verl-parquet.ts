@@ -108,7 +108,9 @@ export async function exportVerlParquet(options: ExportVerlParquetOptions): Prom
     }
     flush();
     writer.finish();
-    await rename(temporary, output);
+    // No row, no file (an existing output is kept).
+    if (summary.written === 0) await rm(temporary, { force: true });
+    else await rename(temporary, output);
     return summary;
   } catch (error) {
     await rm(temporary, { force: true });

@@ -89,6 +89,18 @@ describe('readTaskFile', () => {
     await expect(writeTaskFile(join(folder, 'bad.jsonl'), [{ ...tasks[0]!, answerType: 'essay' as never }])).rejects.toThrow(/bad\.jsonl:1: field "answerType"/);
     expect(() => readFileSync(join(folder, 'bad.jsonl'))).toThrow(/ENOENT/);
   });
+
+  it('writeTaskFile rejects (never an unhandled stream error) when the file cannot be created', async () => {
+    const folder = await makeTaskFolder();
+    // Tasks that take a while to come, as a dataset conversion's do: the open fails meanwhile.
+    async function* slowly() {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      yield { ...SAMPLE_TASKS[0]!, images: ['images/red.png'] } as never;
+    }
+    writeFileSync(join(folder, 'a-file'), 'x');
+    await expect(writeTaskFile(join(folder, 'a-file', 'out.jsonl'), slowly())).rejects.toMatchObject({ code: 'ENOTDIR' });
+    await expect(writeTaskFile('/proc/saccade-write-test.jsonl', slowly())).rejects.toMatchObject({ code: 'ENOENT' });
+  });
 });
 
 describe('TaskFileSource', () => {

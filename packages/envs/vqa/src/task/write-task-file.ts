@@ -20,13 +20,20 @@ export function formatTaskLine(task: VisionQATask | Omit<VisionQATask, 'location
 export async function writeTaskFile(file: string, tasks: Iterable<VisionQATask> | AsyncIterable<VisionQATask>): Promise<number> {
   const temporary = `${file}.${process.pid}.tmp`;
   const stream = createWriteStream(temporary, { encoding: 'utf8' });
+  // A file that cannot be opened or written (read-only folder, full disk) rejects this call: never
+  // an unhandled 'error' event that ends the process.
+  let failure: Error | undefined;
+  stream.on('error', (error) => (failure ??= error));
   let count = 0;
   try {
+    await once(stream, 'open');
     for await (const task of tasks) {
+      if (failure !== undefined) throw failure;
       const text = `${formatTaskLine(task, { file, line: count + 1 })}\n`;
       count++;
       if (!stream.write(text)) await once(stream, 'drain');
     }
+    if (failure !== undefined) throw failure;
     stream.end();
     await once(stream, 'finish');
     await rename(temporary, file);
