@@ -2,6 +2,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as tf from '@tensorflow/tfjs-core';
 import { initBackend, solidImage } from '../test/helpers';
 import {
   applyChatTemplate,
@@ -66,6 +67,31 @@ describe('checkpoints', () => {
     optimizer.dispose();
     loaded.optimizer?.dispose();
     [model, loaded.model, fresh].forEach((m) => m.dispose());
+  });
+
+  it("restores Adam's β1^t and β2^t as the run held them, so that a resumed run's updates are bit-identical", async () => {
+    const model = VisionLanguageModel.create({ preset: 'tiny', seed: 1 });
+    const optimizer = createAdamOptimizer({ learningRate: 1e-3 });
+    // 376 updates: tfjs multiplies β^t by β each step in float32, which pow(β, t + 1) does not reproduce bit for bit.
+    const gradients = model.trainableVariables.map((variable) => tf.onesLike(variable));
+    for (let step = 0; step < 376; step++) optimizer.applyGradients(model.trainableVariables.map((variable, index) => ({ name: variable.name, tensor: gradients[index]! })));
+    tf.dispose(gradients);
+    const path = join(folder, 'adam-376');
+    await saveCheckpoint(path, { model, optimizer });
+    const loaded = await loadCheckpoint(path);
+    const held = (adam: tf.AdamOptimizer): number[] => {
+      const { accBeta1, accBeta2 } = adam as unknown as { accBeta1: tf.Variable; accBeta2: tf.Variable };
+      return [accBeta1.dataSync()[0]!, accBeta2.dataSync()[0]!];
+    };
+    expect(held(loaded.optimizer!)).toEqual(held(optimizer));
+    // The next update moves both copies' weights to the same floats.
+    const batch = examples(model);
+    sftStep(model, optimizer, batch);
+    sftStep(loaded.model, loaded.optimizer!, batch);
+    expect(Array.from(loaded.model.trainableVariables[0]!.dataSync())).toEqual(Array.from(model.trainableVariables[0]!.dataSync()));
+    optimizer.dispose();
+    loaded.optimizer?.dispose();
+    [model, loaded.model].forEach((m) => m.dispose());
   });
 
   it('refuses a checkpoint of another config, naming the field', async () => {

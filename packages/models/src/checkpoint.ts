@@ -20,6 +20,12 @@ export interface CheckpointManifest {
     epsilon: number;
     /** Updates applied so far (Adam's step). */
     iterations: number;
+    /**
+     * β1^t and β2^t as the optimizer holds them: tfjs multiplies them by β each step in float32,
+     * and rebuilding them as pow(β, t) differs in the last bits, so a resumed run would drift.
+     */
+    accumulatedBeta1?: number;
+    accumulatedBeta2?: number;
     /** `<weight>/m` entries, then `<weight>/v`, in optimizer.bin. */
     slots: TensorEntry[];
   };
@@ -72,7 +78,8 @@ export async function saveCheckpoint(folder: string, options: SaveCheckpointOpti
       });
       const optimizerData = packTensors(slotTensors, slots);
       const config = optimizer.getConfig() as { learningRate: number; beta1: number; beta2: number; epsilon: number };
-      manifest.optimizer = { type: 'adam', ...pick(config), iterations, slots };
+      const { accBeta1, accBeta2 } = optimizer as unknown as AdamAccumulators;
+      manifest.optimizer = { type: 'adam', ...pick(config), iterations, accumulatedBeta1: accBeta1.dataSync()[0]!, accumulatedBeta2: accBeta2.dataSync()[0]!, slots };
       await writeFile(join(temporary, 'optimizer.bin'), optimizerData);
     }
     await writeFile(join(temporary, 'weights.bin'), weightData);
@@ -166,7 +173,18 @@ async function restoreOptimizer(
   await optimizer.setWeights([{ name: 'iter', tensor: iterations }, ...slotTensors]);
   // setWeights copies into new variables; the inputs are ours to free.
   tf.dispose([iterations, ...slotTensors.map((entry) => entry.tensor)]);
+  // setWeights rebuilt β^t as pow(β, t + 1); the saved values are the ones the run would go on with.
+  const accumulators = optimizer as unknown as AdamAccumulators;
+  for (const [variable, value] of [[accumulators.accBeta1, state.accumulatedBeta1], [accumulators.accBeta2, state.accumulatedBeta2]] as const) {
+    if (value !== undefined) tf.tidy(() => variable.assign(tf.scalar(value)));
+  }
   return optimizer;
+}
+
+/** tfjs's Adam keeps β1^t and β2^t in these (private) variables. */
+interface AdamAccumulators {
+  accBeta1: tf.Variable;
+  accBeta2: tf.Variable;
 }
 
 function pick(config: { learningRate: number; beta1: number; beta2: number; epsilon: number }) {
