@@ -1,7 +1,7 @@
 // The rollout manager.
 export { createRolloutManager, rolloutMetrics, runRollouts } from './run-rollouts';
 export type { RolloutManager, RolloutRequest, RolloutResult, RolloutSettings } from './run-rollouts';
-export { runEpisode } from './run-episode';
+export { FORCED_PREFIX_INFO_KEY, forcedPrefixOf, runEpisode } from './run-episode';
 export type { EpisodeContext, EpisodeResult, EpisodeSettings, RolloutPrompt, SamplingOptions } from './run-episode';
 export { imageFileName, storeObservation } from './store-observation';
 

@@ -64,9 +64,30 @@ export interface EpisodeResult {
 }
 
 /**
+ * The `info` key (of a reset or a step) by which an env asks for the start of the agent's next
+ * response: ViGoRL's forced final answer once the crop budget is spent, a response format to go on
+ * from. See runEpisode.
+ */
+export const FORCED_PREFIX_INFO_KEY = 'forcedPrefix';
+
+/** The prefix an env's reset or step `info` asks the next response to start with; undefined when none (or empty). */
+export function forcedPrefixOf(info: Readonly<Record<string, unknown>> | undefined): string | undefined {
+  const prefix = info?.[FORCED_PREFIX_INFO_KEY];
+  return typeof prefix === 'string' && prefix.length > 0 ? prefix : undefined;
+}
+
+/**
  * Plays one episode: reset, then agent and env in turn until the env says terminated or truncated,
  * or `maxTurns` turns (then the trajectory is truncated). Never throws: an error from the env or
  * from the agent (after its retries) ends the episode with `trajectory.error` set.
+ *
+ * A forced prefix: when the reset's or the last step's `info.forcedPrefix` is a non-empty string,
+ * the turn's messages end with an assistant message holding it, and the agent is asked to continue
+ * it (as vLLM's `continue_final_message` does; the built-in model with `continueFinalMessage`). The
+ * action the env gets and the turn records is the prefix followed by the agent's text. An agent
+ * that cannot continue reads the prefix as an earlier assistant message and answers after it; its
+ * answer is appended to the prefix all the same. Such a turn records no `tokens` or `logprobs`: the
+ * prefix was not sampled, so a tokenizer encodes the action's text.
  */
 export async function runEpisode(context: Omit<EpisodeContext, 'env'>, settings: EpisodeSettings): Promise<EpisodeResult> {
   const { episodeId, groupId, prompt } = context;
@@ -98,10 +119,12 @@ export async function runEpisode(context: Omit<EpisodeContext, 'env'>, settings:
     const systemPrompt = env.systemPrompt();
     if (systemPrompt.length > 0) trajectory.systemPrompt = systemPrompt;
     let observation: Observation = reset.observation;
+    let prefix = forcedPrefixOf(reset.info);
     const history: HistoryTurn[] = [];
     for (let index = 0; index < settings.maxTurns; index++) {
       settings.signal?.throwIfAborted();
       const messages = buildMessages({ systemPrompt, history, observation, historyWindow: settings.historyWindow, view: settings.view });
+      if (prefix !== undefined) messages.push({ role: 'assistant', content: prefix });
       const agentStart = performance.now();
       const response = await act(agent, { messages, ...settings.sampling, ...(settings.signal ? { signal: settings.signal } : {}) }, settings);
       const agentMs = performance.now() - agentStart;
@@ -109,12 +132,13 @@ export async function runEpisode(context: Omit<EpisodeContext, 'env'>, settings:
       if (typeof output?.text !== 'string') {
         throw new InvalidArgumentError({ argument: `${agent.id}.act() response`, expected: 'outputs[0].text, a string', value: response });
       }
+      const action = prefix === undefined ? output.text : prefix + output.text;
       const envStart = performance.now();
-      const result = await env.step(output.text);
+      const result = await env.step(action);
       const envMs = performance.now() - envStart;
       const turn: Turn = {
         observation: storeObservation(observation, images),
-        action: output.text,
+        action,
         reward: result.reward,
         rewardTerms: result.info.rewardTerms ?? {},
         terminated: result.terminated,
@@ -123,8 +147,8 @@ export async function runEpisode(context: Omit<EpisodeContext, 'env'>, settings:
         timing: { agentMs, envMs },
       };
       if (output.finishReason !== undefined) turn.finishReason = output.finishReason;
-      if (Array.isArray(output.tokens)) turn.tokens = output.tokens;
-      if (Array.isArray(output.logprobs)) turn.logprobs = output.logprobs;
+      if (prefix === undefined && Array.isArray(output.tokens)) turn.tokens = output.tokens;
+      if (prefix === undefined && Array.isArray(output.logprobs)) turn.logprobs = output.logprobs;
       turns.push(turn);
       trajectory.totalReward += result.reward;
       settings.emit({
@@ -134,11 +158,12 @@ export async function runEpisode(context: Omit<EpisodeContext, 'env'>, settings:
         turn: index,
         reward: result.reward,
         rewardTerms: turn.rewardTerms,
-        action: output.text,
+        action,
         ...stepField(settings.step),
       });
-      history.push({ observation, action: output.text });
+      history.push({ observation, action });
       observation = result.observation;
+      prefix = forcedPrefixOf(result.info);
       if (result.terminated || result.truncated) {
         trajectory.terminated = result.terminated;
         trajectory.truncated = result.truncated;
