@@ -5,3 +5,13 @@ export type { PointCropInput, PointCropToolSettings } from './point-crop-tool';
 export { createRotateTool, rotateTool } from './rotate-tool';
 export type { RotateInput, RotateToolSettings } from './rotate-tool';
 export type { SeenSize, Size } from './seen-size';
+export {
+  createPixelReasonerCropTool,
+  createSelectFramesTool,
+  cropImageNormalizedTool,
+  cropImageTool,
+  PIXEL_REASONER_CROP_NAMES,
+  selectFramesTool,
+  zoomInTool,
+} from './pixel-reasoner-tools';
+export type { PixelReasonerCropInput, PixelReasonerCropName, PixelReasonerCropSettings, SelectFramesInput } from './pixel-reasoner-tools';
