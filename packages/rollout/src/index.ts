@@ -3,7 +3,8 @@ export { createRolloutManager, rolloutMetrics, runRollouts } from './run-rollout
 export type { RolloutManager, RolloutRequest, RolloutResult, RolloutSettings } from './run-rollouts';
 export { FORCED_PREFIX_INFO_KEY, forcedPrefixOf, runEpisode } from './run-episode';
 export type { EpisodeContext, EpisodeResult, EpisodeSettings, RolloutPrompt, SamplingOptions } from './run-episode';
-export { imageFileName, storeObservation } from './store-observation';
+export { imageFileName, restoreObservation, storeObservation } from './store-observation';
+export { trajectorySteps } from './trajectory-steps';
 
 // The trajectory store.
 export { openTrajectoryStore } from './trajectory-store';

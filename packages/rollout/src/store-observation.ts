@@ -1,5 +1,5 @@
 import { contentHash } from '@saccade/image';
-import type { ImageData, ImageRef, Observation, StoredObservation } from '@saccade/spec';
+import { InvalidArgumentError, type ImageData, type ImageRef, type Observation, type StoredObservation } from '@saccade/spec';
 
 /**
  * An observation as a trajectory stores it: its images replaced by references to their content
@@ -25,4 +25,21 @@ const extensions: Record<ImageRef['mediaType'], string> = { 'image/png': 'png', 
 /** The file name an image is stored under: `<hash>.png`, `<hash>.jpg` or `<hash>.webp`. */
 export function imageFileName(image: Pick<ImageRef, 'hash' | 'mediaType'>): string {
   return `${image.hash}.${extensions[image.mediaType] ?? 'bin'}`;
+}
+
+/**
+ * The observation a stored one was made from: each image reference back to its bytes, looked up by
+ * hash in `images` (a rollout's `images`, or a store's). Throws when an image is missing.
+ */
+export function restoreObservation(stored: StoredObservation, images: ReadonlyMap<string, ImageData>): Observation {
+  return {
+    text: stored.text,
+    images: stored.images.map((reference) => {
+      const image = images.get(reference.hash);
+      if (image === undefined) {
+        throw new InvalidArgumentError({ argument: 'images', expected: `the bytes of image ${reference.hash} the observation refers to`, value: `${images.size} images without it` });
+      }
+      return image;
+    }),
+  };
 }
