@@ -3,4 +3,4 @@ export { registerBuiltinEnvs } from './builtin-envs';
 export { EXIT_CANCELLED, EXIT_FAILURE, EXIT_SUCCESS, EXIT_USAGE } from './exit-codes';
 export { consoleOutput, type Output } from './output';
 export { registerBuiltinTools } from './builtin-tools';
-export { passAtK, summarizeEval, wilsonInterval, type EvalSummary } from './eval/eval-statistics';
+export { passAtK, summarizeEval, wilsonInterval, type EvalSummary } from '@saccade/runs';

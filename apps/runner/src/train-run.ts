@@ -5,7 +5,7 @@ import { loadSftImages, readSftFile } from '@saccade/grounding';
 import { chatTrajectory } from '@saccade/rollout';
 import { envFactory } from './env-factory';
 import type { LoadedCheckpoint } from '@saccade/models';
-import type { RunFolder } from './run-folder';
+import type { RunFolder } from '@saccade/runs';
 import type { TrainConfig } from './train-config';
 import type { PhasePlan } from '@saccade/tui/eta';
 

@@ -1,6 +1,7 @@
 export { renderTrainingTui, type RenderTrainingTuiOptions, type TrainingTui } from './render-training-tui';
 export { watchRunFolder, type WatchRunFolderOptions } from './watch-run-folder';
-export { CONTROL_FILE, createFileControl, type ControlCommand, type RunControl } from './run-control';
+export { createFileControl, type RunControl } from './run-control';
+export type { ControlCommand } from '@saccade/runs';
 export { combineFeeds, feedFromSource, type RunEventEmitter, type RunEventSource, type RunFeed, type RunFeedHandlers } from './run-feed';
 export { runFolderFeed, runFolderImageLoader, type RunFolderFeedOptions } from './run-folder-feed';
 export { JsonLinesFollower, type FollowedLine } from './json-lines-follower';

@@ -1,6 +1,7 @@
 import type { ImageRef, RunEvent, Trajectory } from '@saccade/spec';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { RUN_FILES, runPaths } from '@saccade/runs';
 import type { ImageLoader } from './components/episode-panel';
 import { JsonLinesFollower } from './json-lines-follower';
 import { describeInvalidEvent, type RunFeed } from './run-feed';
@@ -20,7 +21,7 @@ export interface RunFolderFeedOptions {
 export function runFolderFeed(folder: string, options: RunFolderFeedOptions = {}): RunFeed {
   const interval = options.intervalMs ?? 250;
   return (handlers) => {
-    const events = options.events === false ? undefined : new JsonLinesFollower(join(folder, 'events.jsonl'));
+    const events = options.events === false ? undefined : new JsonLinesFollower(runPaths(folder).events);
     const trajectories = new Map<string, JsonLinesFollower>();
     let stopped = false;
     let timer: NodeJS.Timeout | undefined;
@@ -33,24 +34,24 @@ export function runFolderFeed(folder: string, options: RunFolderFeedOptions = {}
             continue;
           }
           const problem = describeInvalidEvent(line.value);
-          if (problem) handlers.warning(`events.jsonl line ${line.line}: ${problem}`);
+          if (problem) handlers.warning(`${RUN_FILES.events} line ${line.line}: ${problem}`);
           else handlers.event(line.value as RunEvent);
         }
       }
       let files: string[] = [];
       try {
-        files = (await readdir(join(folder, 'trajectories'))).filter((name) => name.endsWith('.jsonl')).sort();
+        files = (await readdir(runPaths(folder).trajectories)).filter((name) => name.endsWith('.jsonl')).sort();
       } catch {
         // No trajectories stored (yet).
       }
       for (const name of files) {
         let follower = trajectories.get(name);
-        if (!follower) trajectories.set(name, (follower = new JsonLinesFollower(join(folder, 'trajectories', name))));
+        if (!follower) trajectories.set(name, (follower = new JsonLinesFollower(join(runPaths(folder).trajectories, name))));
         for (const line of await follower.poll()) {
           if (stopped) return;
           if (!line.ok) handlers.warning(line.error);
           else if (isTrajectory(line.value)) handlers.trajectory(line.value);
-          else handlers.warning(`trajectories/${name} line ${line.line}: expected a trajectory with an id and turns`);
+          else handlers.warning(`${RUN_FILES.trajectories}/${name} line ${line.line}: expected a trajectory with an id and turns`);
         }
       }
     };
@@ -81,7 +82,7 @@ export function runFolderImageLoader(folder: string): ImageLoader {
     if (!/^[0-9a-f]+$/i.test(image.hash)) return undefined; // Never a path outside images/.
     for (const extension of EXTENSIONS[image.mediaType] ?? ['png']) {
       try {
-        return await readFile(join(folder, 'images', `${image.hash}.${extension}`));
+        return await readFile(join(runPaths(folder).images, `${image.hash}.${extension}`));
       } catch {
         // Try the next extension.
       }

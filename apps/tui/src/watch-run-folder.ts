@@ -1,5 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { RUN_FILES, RunFolder } from '@saccade/runs';
 import { createFileControl, type RunControl } from './run-control';
 import { runFolderFeed, runFolderImageLoader } from './run-folder-feed';
 import { mount, type TrainingTui } from './render-training-tui';
@@ -19,7 +19,7 @@ export interface WatchRunFolderOptions {
  */
 export function watchRunFolder(folder: string, options: WatchRunFolderOptions = {}): TrainingTui {
   if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new Error(`Expected a run folder, got ${folder}: no such folder.`);
-  if (!existsSync(join(folder, 'events.jsonl'))) throw new Error(`Expected a run folder with events.jsonl, got ${folder}: it has no events.jsonl.`);
+  if (!RunFolder.isRunFolder(folder)) throw new Error(`Expected a run folder with ${RUN_FILES.events}, got ${folder}: it has no ${RUN_FILES.events}.`);
   const feed = runFolderFeed(folder, options.intervalMs === undefined ? {} : { intervalMs: options.intervalMs });
   return mount(feed, {
     control: options.control ?? createFileControl(folder),

@@ -40,6 +40,9 @@ export type { CheckEnvOptions, CheckEnvReport, EnvFactory } from './check/check-
 export { countImagePlaceholders } from './check/count-image-placeholders';
 export { describeInvalidImage, detectImageMediaType, isImageData } from './check/detect-image-media-type';
 
+// Trajectories.
+export { trajectorySuccess } from './trajectory/trajectory-success';
+
 // Tools.
 export { defineTool } from './tools/define-tool';
 export type { ToolDefinition } from './tools/define-tool';

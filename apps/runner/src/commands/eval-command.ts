@@ -8,7 +8,7 @@ import { registerBuiltinTools } from '../builtin-tools';
 import { ConfigError } from '../config-error';
 import { createEvalAgent, type EvalAgent } from '../eval/eval-agent';
 import type { EvalConfig } from '../eval/eval-config';
-import { summarizeEval, type EvalSummary } from '../eval/eval-statistics';
+import { summarizeEval, type EvalSummary } from '@saccade/runs';
 import { readEvalConfig, resolveEvalConfig, type EvalFlags } from '../eval/resolve-eval-config';
 import { evalEnvFactory, planEval, readEvalTrajectories, runEval, trajectoriesPath } from '../eval/run-eval';
 import { writeEvalPlots } from '../eval/write-eval-plots';

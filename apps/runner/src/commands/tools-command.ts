@@ -9,7 +9,7 @@ import { registerBuiltinTools } from '../builtin-tools';
 import { EXIT_FAILURE, EXIT_SUCCESS, EXIT_USAGE } from '../exit-codes';
 import type { Output } from '../output';
 import { ensureOutputFolder } from '../output-folder';
-import { writeFileAtomic } from '../write-file-atomic';
+import { writeFileAtomic } from '@saccade/runs';
 
 interface RunFlags {
   input: string;

@@ -8,7 +8,7 @@ import type { Output } from '../output';
 import { writeRunPlots } from '../plots/write-run-plots';
 import { RunFolder } from '../run-folder';
 import { createTrainDisplay } from '../train-display';
-import { createControlReader } from '../control-file';
+import { createControlReader, RUN_FILES } from '@saccade/runs';
 import type { TrainConfig } from '../train-config';
 import { plannedPhases, prepareTrainRun, runTraining, secondPhase } from '../train-run';
 import { basename, join } from 'node:path';
@@ -84,7 +84,7 @@ export function trainCommand(output: Output, setExitCode: (code: number) => void
       try {
         if (flags.resume !== undefined) {
           folder = RunFolder.open(flags.resume);
-          config = await loadTrainConfig(join(flags.resume, 'config.yaml'), {});
+          config = await loadTrainConfig(join(flags.resume, RUN_FILES.config), {});
         } else {
           config = await loadTrainConfig(flags.config, {
             name: flags.name,

@@ -4,6 +4,7 @@ import { VISION_QA_ID } from '@saccade/env-vqa';
 import { parse as parseYaml } from 'yaml';
 import { ConfigError, describeIssues } from '../config-error';
 import { RunFolder } from '../run-folder';
+import { RUN_FILES } from '@saccade/runs';
 import { readTrainedRun } from '../trained-run';
 import { evalConfigSchema, type EvalConfig } from './eval-config';
 
@@ -127,7 +128,7 @@ export async function resolveEvalConfig(flags: EvalFlags): Promise<EvalConfig> {
 
 /** A resumed eval's config, read back from its run folder. */
 export function readEvalConfig(folder: string): EvalConfig {
-  const file = join(folder, 'config.yaml');
+  const file = join(folder, RUN_FILES.config);
   let raw: unknown;
   try {
     RunFolder.open(folder);

@@ -1,11 +1,10 @@
-import { join } from 'node:path';
 import { envFactory } from '../env-factory';
 import { openTrajectoryStore, runRollouts, trajectorySuccess, type RolloutPrompt, type TrajectoryStore } from '@saccade/rollout';
 import type { Env, RunEvent, Trajectory } from '@saccade/spec';
-import type { RunFolder } from '../run-folder';
+import type { RunFolder } from '@saccade/runs';
 import type { EvalAgent } from './eval-agent';
 import type { EvalConfig } from './eval-config';
-import { episodeKey, episodeOf } from './eval-statistics';
+import { episodeKey, episodeOf } from '@saccade/runs';
 
 export interface RunEvalOptions {
   emit: (event: RunEvent) => void;
@@ -24,7 +23,7 @@ export interface EvalPlan {
 
 /** The path of an eval's trajectory file inside its run folder. */
 export function trajectoriesPath(folder: RunFolder): string {
-  return join(folder.path, 'trajectories', 'episodes.jsonl');
+  return folder.trajectoriesPath('episodes');
 }
 
 /** Creates an episode's env: the registry's, with the eval's turn cap and tools. */

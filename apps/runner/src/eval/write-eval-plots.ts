@@ -2,13 +2,13 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { renderSvg } from '@saccade/image';
 import { barChartSvg } from '../plots/bar-chart-svg';
-import { writeFileAtomic } from '../write-file-atomic';
+import { RUN_FILES, writeFileAtomic } from '@saccade/runs';
 import type { EvalConfig } from './eval-config';
-import type { EvalSummary } from './eval-statistics';
+import type { EvalSummary } from '@saccade/runs';
 
 /** Writes `plots/accuracy.{svg,png}`: success by task family (and overall) with 95 % intervals. */
 export async function writeEvalPlots(runPath: string, summary: EvalSummary, config: EvalConfig): Promise<string[]> {
-  const folder = join(runPath, 'plots');
+  const folder = join(runPath, RUN_FILES.plots);
   mkdirSync(folder, { recursive: true });
   const families = Object.entries(summary.families);
   const bars = families.map(([label, rate]) => ({ label, value: rate.success, interval: rate.interval, note: `n = ${rate.episodes}` }));

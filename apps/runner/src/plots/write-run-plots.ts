@@ -1,22 +1,16 @@
 import { renderSvg } from '@saccade/image';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../write-file-atomic';
+import { RUN_FILES, writeFileAtomic, type MetricsRow } from '@saccade/runs';
 import { lineChartSvg, type LineChartOptions } from './line-chart-svg';
 
-/** A row of metrics.jsonl. */
-export interface MetricsRow {
-  kind: 'train' | 'eval' | 'rollout';
-  step: number;
-  [metric: string]: unknown;
-}
 
 /**
  * Writes `plots/loss.{svg,png}` and `plots/success.{svg,png}` from the run's metrics: the charts a
  * person opens to see whether a run learns. Files are replaced by rename, never half written.
  */
 export async function writeRunPlots(runPath: string, rows: readonly MetricsRow[]): Promise<string[]> {
-  const folder = join(runPath, 'plots');
+  const folder = join(runPath, RUN_FILES.plots);
   mkdirSync(folder, { recursive: true });
   const series = (kind: MetricsRow['kind'], metric: string): [number, number][] =>
     rows.flatMap((row) => (row.kind === kind && typeof row[metric] === 'number' ? [[row.step, row[metric]] as [number, number]] : []));

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { describeZodIssue } from '@saccade/env-vqa';
 import { GroundingFileError } from '../errors/grounding-file-error';
 import { DEFAULT_MCTS_SETTINGS, type MctsNode, type MctsResult, type MctsSettings } from './mcts';
-import { writeFileAtomic } from './write-file-atomic';
+import { writeFileAtomic } from '@saccade/runs';
 
 /** The task an MCTS tree was grown for, as the tree file records it. */
 export interface TreeTaskInfo {

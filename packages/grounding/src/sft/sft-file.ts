@@ -6,7 +6,7 @@ import { IMAGE_PLACEHOLDER, type ImageData } from '@saccade/spec';
 import { z } from 'zod';
 import { describeReceived, describeZodIssue } from '@saccade/env-vqa';
 import { GroundingFileError } from '../errors/grounding-file-error';
-import { writeFileAtomic } from '../search/write-file-atomic';
+import { writeFileAtomic } from '@saccade/runs';
 
 export type SftMethod = 'mcts' | 'best-of-n';
 export type SftForm = 'single-turn' | 'multi-turn';

@@ -1,4 +1,4 @@
-import { trajectorySuccess } from '@saccade/rollout';
+import { trajectorySuccess } from '@saccade/core';
 import type { Trajectory } from '@saccade/spec';
 
 /** z for a two-sided 95 % interval. */

@@ -2,10 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
-/** Writes a file through a temporary file and a rename, so a crash never leaves half of it. */
+/**
+ * Writes `file` through a temporary sibling and a rename, so that a reader never sees half of it
+ * and a crash leaves the old file or the new one. The parent folder is made when missing; the
+ * temporary file is removed when the write fails.
+ */
 export function writeFileAtomic(file: string, data: string | Uint8Array): void {
   mkdirSync(dirname(file), { recursive: true });
-  const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+  const temporary = `${file}.${process.pid}-${randomBytes(6).toString('hex')}.tmp`;
   try {
     writeFileSync(temporary, data);
     renameSync(temporary, file);

@@ -1,0 +1,21 @@
+// Run-folder layout and file names.
+export { RUN_FILES, runPaths, trajectoriesFile } from './run-files';
+export type { RunFileName, RunPaths } from './run-files';
+export { RunFolder } from './run-folder';
+export type { CreateRunFolderOptions, MetricsRow } from './run-folder';
+
+// Control file: what a UI asks of a running trainer.
+export { CONTROL_COMMANDS, appendControlCommand, createControlReader, isControlCommand } from './control-file';
+export type { ControlCommand, ControlReader } from './control-file';
+
+// Checkpoints index.
+export { checkpointPath, lastCheckpoint, listCheckpoints } from './checkpoints';
+export type { CheckpointEntry } from './checkpoints';
+
+// Files.
+export { readJsonLines } from './json-lines';
+export { writeFileAtomic } from './write-file-atomic';
+
+// Eval statistics.
+export { episodeKey, episodeOf, passAtK, summarizeEval, taskFamily, wilsonInterval } from './eval-statistics';
+export type { EvalSummary, RateSummary, ToolUseSummary } from './eval-statistics';
