@@ -1,7 +1,7 @@
 import { MockAgent } from '@saccade/agents';
 import { defineTool, makeEnv, registerTool, ToolUseWrapper } from '@saccade/core';
 import { VisionLanguageModel } from '@saccade/models';
-import { IMAGE_PLACEHOLDER } from '@saccade/spec';
+import { IMAGE_PLACEHOLDER, type Tool } from '@saccade/spec';
 import { initTensor } from '@saccade/tensor';
 import { beforeAll, expect, test } from 'vitest';
 import { colourAt, COLOUR_STEPS_ID, COLOURS, registerColourSteps, solidPng } from '../test/colour-steps-env';
@@ -15,7 +15,7 @@ beforeAll(async () => {
       name: 'look_closer',
       description: 'Shows the square again, smaller.',
       // A Standard Schema that takes any object, with its JSON schema for the tool prompt.
-      inputSchema: { '~standard': { version: 1, vendor: 'test', validate: (value: unknown) => ({ value: value as object }), jsonSchema: { input: () => ({ type: 'object', properties: {} }) } } },
+      inputSchema: { '~standard': { version: 1, vendor: 'test', validate: (value: unknown) => ({ value: value as object }), jsonSchema: { input: () => ({ type: 'object', properties: {} }) } } } as Tool<object>['inputSchema'],
       execute: async () => ({ text: 'Closer:', images: [{ data: solidPng(8, COLOURS.green), mediaType: 'image/png' }] }),
     }),
     { override: true },
@@ -83,7 +83,7 @@ test('the exact sequence a trainer consumes for a multi-turn episode with a tool
   // What the model reads for it: the same tokens, the two images decoded at its size.
   const modelSequence = await episodes.modelSequence(sequence!, batch.images);
   expect(modelSequence.tokens).toEqual(ids);
-  expect(modelSequence.images.map((decoded) => [decoded.width, Array.from(decoded.data.slice(0, 3))])).toEqual([
+  expect(modelSequence.images!.map((decoded) => [decoded.width, Array.from(decoded.data.slice(0, 3))])).toEqual([
     [64, [...COLOURS[colourAt(3, 0)]]],
     [64, [...COLOURS.green]],
   ]);

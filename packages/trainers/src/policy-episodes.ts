@@ -116,6 +116,15 @@ export async function createPolicyEpisodes(
         },
       });
       settings.signal?.throwIfAborted();
+      // An episode that failed (its env or agent threw) is never a silent zero.
+      const failed = result.trajectories.filter((trajectory) => trajectory.error !== undefined);
+      const first = failed[0]?.error;
+      if (first !== undefined && failed.length === result.trajectories.length && options.agent === undefined) {
+        throw new Error(`Every episode of ${settings.envId} failed (${failed.length} of ${failed.length}); the first: ${first.name}: ${first.message}`);
+      }
+      if (first !== undefined) {
+        onEvent({ type: 'log', time: new Date().toISOString(), level: 'warn', message: `${failed.length} of ${result.trajectories.length} episodes failed and are left out; the first: ${first.name}: ${first.message}` });
+      }
       return { trajectories: result.trajectories, images: result.images };
     },
     sequences: (trajectory, options = {}) =>

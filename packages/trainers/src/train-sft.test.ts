@@ -91,4 +91,14 @@ describe('evaluatePolicy', () => {
     expect(await evaluatePolicy(episodes, [0, 1, 2])).toEqual(result);
     model.dispose();
   });
+
+  test('an evaluation whose every episode fails says why instead of scoring 0', async () => {
+    const model = VisionLanguageModel.create({ preset: 'tiny', seed: 1 });
+    const { registerEnv } = await import('@saccade/core');
+    const { ColourStepsEnv } = await import('../test/colour-steps-env');
+    registerEnv({ id: 'test/Broken-v1', create: () => Object.assign(new ColourStepsEnv(), { step: async () => { throw new Error('the simulator crashed'); } }), maxTurns: 2 }, { override: true });
+    const episodes = await createPolicyEpisodes(model, { ...episodeSettings, envId: 'test/Broken-v1' }, model);
+    await expect(evaluatePolicy(episodes, [0, 1])).rejects.toThrow('Every episode of test/Broken-v1 failed (2 of 2); the first: Error: the simulator crashed');
+    model.dispose();
+  });
 });

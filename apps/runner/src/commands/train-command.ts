@@ -1,6 +1,8 @@
 import type { RunEvent } from '@saccade/spec';
 import { backendInfo, initTensor } from '@saccade/tensor';
 import { Command } from 'commander';
+import { listTools } from '@saccade/core';
+import { registerBuiltinTools } from '../builtin-tools';
 import { ConfigError } from '../config-error';
 import { EXIT_CANCELLED, EXIT_SUCCESS, EXIT_USAGE } from '../exit-codes';
 import { loadTrainConfig } from '../load-train-config';
@@ -128,6 +130,21 @@ export function trainCommand(output: Output, setExitCode: (code: number) => void
         return;
       }
 
+      // The tools the policy may call, registered as `saccade eval` does; a name none registers is a usage error.
+      let closeTools = async (): Promise<void> => {};
+      if (config.tools.length > 0) {
+        const builtin = await registerBuiltinTools();
+        closeTools = builtin.close;
+        const known = new Set(listTools().map((tool) => tool.name));
+        const unknown = config.tools.filter((name) => !known.has(name));
+        if (unknown.length > 0) {
+          await closeTools();
+          output.error(`--tools: no tool is named ${unknown.join(', ')}; expected names from saccade tools list (${[...known].sort().join(', ')}).`);
+          setExitCode(EXIT_USAGE);
+          return;
+        }
+      }
+
       await initTensor();
       const backend = backendInfo();
       const name = basename(folder.path);
@@ -187,6 +204,7 @@ export function trainCommand(output: Output, setExitCode: (code: number) => void
       } finally {
         process.removeListener('SIGINT', stop);
         model.dispose();
+        await closeTools();
         const plots = await writeRunPlots(folder.path, folder.readMetrics());
         output.log(`plots: ${plots.filter((path) => path.endsWith('.png')).join(', ')}`);
       }
