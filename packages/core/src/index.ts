@@ -57,7 +57,7 @@ export type { CheckToolOptions, CheckToolReport } from './tools/check-tool';
 export { ToolAlreadyRegisteredError, ToolNotFoundError, ToolSchemaError } from './tools/tool-errors';
 
 // Answer checkers.
-export { answerStrings } from './checkers/answer-checker';
+export { answerStrings, checkedAnswerChecker, validateAnswerTarget } from './checkers/answer-checker';
 export type { AnswerCheck, AnswerChecker, AnswerTarget, AnswerValue } from './checkers/answer-checker';
 export { findAnswerChecker, getAnswerChecker, listAnswerCheckers, registerAnswerChecker } from './checkers/answer-checker-registry';
 export { checkChartQA, checkFigureQA, checkPlotQA, checkText } from './checkers/chart-checkers';

@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from '@saccade/spec';
-import { right, wrong, answerStrings, type AnswerChecker } from './answer-checker';
+import { right, wrong, answerStrings, checkedAnswerChecker, type AnswerChecker } from './answer-checker';
 import { checkChartQA, checkFigureQA, checkPlotQA } from './chart-checkers';
 import { checkClevr, checkClevrMath } from './clevr-checkers';
 import { checkDocVQA, checkInfographicVQA } from './document-checkers';
@@ -13,10 +13,10 @@ import { checkAI2D, checkIconQA, checkScienceQA } from './science-checkers';
 import { checkAOkvqa, checkVizWiz, createVqaScoreChecker } from './vqa-score-checkers';
 
 /** ANLS as a checker: the score is ANLS, right when it is above 0 (NL below 0.5). */
-const checkAnls: AnswerChecker = (prediction, target) => {
+const checkAnls: AnswerChecker = checkedAnswerChecker((prediction, target) => {
   const score = anls(prediction, answerStrings(target.answer));
   return score > 0 ? right(`ANLS ${score}`, score) : wrong('ANLS 0', score);
-};
+});
 
 /** Built-in checkers by display name; later names in a row are aliases. */
 const BUILT_IN: [names: string[], checker: AnswerChecker][] = [
@@ -88,7 +88,8 @@ export function registerAnswerChecker(name: string, checker: AnswerChecker, { ov
   if (existing !== undefined && !override) {
     throw new InvalidArgumentError({ argument: 'name', expected: `a name not taken (pass {override: true} to replace the checker of ${existing.name})`, value: name });
   }
-  registry().set(keyOf(name), { name, checker });
+  // A registered checker gets the same target validation as the built-in ones.
+  registry().set(keyOf(name), { name, checker: checkedAnswerChecker(checker) });
 }
 
 /** The checker for a dataset or answer type, or `undefined`. Names ignore case and punctuation. */

@@ -1,4 +1,4 @@
-import { answerStrings, right, wrong, type AnswerCheck, type AnswerChecker } from './answer-checker';
+import { answerStrings, right, wrong, type AnswerCheck, type AnswerChecker, checkedAnswerChecker } from './answer-checker';
 import { checkExactMatch, checkYesNo, compareNumbers } from './generic-checkers';
 import { normalizeAnswer } from './normalize-answer';
 import { parseNumber, withinRelative, type ParsedNumber } from './parse-number';
@@ -25,7 +25,7 @@ function percentForms(predicted: ParsedNumber, expected: ParsedNumber): number[]
  * numbers ≥ 1000 must be exact; a fraction may stand for a percentage (0.45 ↔ 45 ↔ 45%); yes/no
  * with synonyms; other text exact after normalisation.
  */
-export const checkChartQA: AnswerChecker = (prediction, target) => {
+export const checkChartQA: AnswerChecker = checkedAnswerChecker((prediction, target) => {
   let last: AnswerCheck = wrong('no reference answer');
   for (const answer of answerStrings(target.answer)) {
     const expected = parseNumber(answer);
@@ -47,16 +47,16 @@ export const checkChartQA: AnswerChecker = (prediction, target) => {
     if (last.correct) return last;
   }
   return last;
-};
+});
 
 /** FigureQA: yes/no (its labels 1 and 0 count as yes and no). */
-export const checkFigureQA: AnswerChecker = (prediction, target) => checkYesNo(prediction, target);
+export const checkFigureQA: AnswerChecker = checkedAnswerChecker((prediction, target) => checkYesNo(prediction, target));
 
 /**
  * PlotQA: whole numbers and years within an absolute 0.5; other numbers within 1% relative error;
  * text as `checkText`.
  */
-export const checkPlotQA: AnswerChecker = (prediction, target) => {
+export const checkPlotQA: AnswerChecker = checkedAnswerChecker((prediction, target) => {
   let last: AnswerCheck = wrong('no reference answer');
   for (const answer of answerStrings(target.answer)) {
     const expected = parseNumber(answer);
@@ -70,4 +70,4 @@ export const checkPlotQA: AnswerChecker = (prediction, target) => {
     if (last.correct) return last;
   }
   return last;
-};
+});

@@ -1,4 +1,4 @@
-import { firstAnswer, right, wrong, type AnswerChecker } from './answer-checker';
+import { firstAnswer, right, wrong, type AnswerChecker, checkedAnswerChecker } from './answer-checker';
 import { checkYesNo } from './generic-checkers';
 import { normalizeVqaAnswer, parseYesNo } from './normalize-answer';
 import { parseNumber } from './parse-number';
@@ -33,7 +33,7 @@ function checkInteger(prediction: string, expected: number): ReturnType<AnswerCh
  * synonyms (ball → sphere, block → cube, shiny/metallic → metal, matte → rubber, big → large,
  * tiny → small, plurals to singular).
  */
-export const checkClevr: AnswerChecker = (prediction, target) => {
+export const checkClevr: AnswerChecker = checkedAnswerChecker((prediction, target) => {
   const answer = firstAnswer(target.answer);
   const expectedNumber = parseNumber(answer);
   if (expectedNumber !== undefined && Number.isInteger(expectedNumber.value)) return checkInteger(prediction, expectedNumber.value);
@@ -41,7 +41,7 @@ export const checkClevr: AnswerChecker = (prediction, target) => {
   const expected = normalizeClevrAnswer(answer);
   const predicted = normalizeClevrAnswer(prediction);
   return predicted === expected ? right(`"${expected}"`) : wrong(`"${predicted.slice(0, 40)}", expected "${expected}"`);
-};
+});
 
 /** CLEVR-Math: the answer is a whole number, compared exactly; other answers as CLEVR. */
-export const checkClevrMath: AnswerChecker = (prediction, target) => checkClevr(prediction, target);
+export const checkClevrMath: AnswerChecker = checkedAnswerChecker((prediction, target) => checkClevr(prediction, target));

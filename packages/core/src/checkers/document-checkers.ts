@@ -1,4 +1,4 @@
-import { answerStrings, right, wrong, type AnswerChecker } from './answer-checker';
+import { answerStrings, right, wrong, type AnswerChecker, checkedAnswerChecker } from './answer-checker';
 import { anls, editDistance } from './edit-distance';
 import { normalizeAnswer } from './normalize-answer';
 import { parseNumber, withinRelative } from './parse-number';
@@ -11,7 +11,7 @@ import { sameDate } from './parse-date';
  * `1` and `7` stay different).
  */
 export function createDocumentVqaChecker({ anlsThreshold = 0.5 }: { anlsThreshold?: number } = {}): AnswerChecker {
-  return (prediction, target) => {
+  return checkedAnswerChecker((prediction, target) => {
     const answers = answerStrings(target.answer);
     const score = anls(prediction, answers, anlsThreshold);
     const predicted = normalizeAnswer(prediction);
@@ -28,7 +28,7 @@ export function createDocumentVqaChecker({ anlsThreshold = 0.5 }: { anlsThreshol
       if (expected.length >= 5 && editDistance(predicted, expected, 2) <= 2) return right(`within 2 edits of ${JSON.stringify(answer)}`, score);
     }
     return wrong(`ANLS ${Math.round(score * 1e4) / 1e4}; no reference within 1%, the same date or 2 edits`, score);
-  };
+  });
 }
 
 export const checkDocVQA: AnswerChecker = createDocumentVqaChecker();

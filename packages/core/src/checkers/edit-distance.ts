@@ -1,3 +1,5 @@
+import { memoizeLong } from './memoize-long';
+
 /** Edit distances look at this many characters of each side at most: answers are short, the cost is quadratic. */
 export const EDIT_DISTANCE_MAX_LENGTH = 2_000;
 
@@ -7,8 +9,8 @@ export const EDIT_DISTANCE_MAX_LENGTH = 2_000;
  * returns `limit + 1` once the distance must exceed it.
  */
 export function editDistance(a: string, b: string, limit = Number.POSITIVE_INFINITY): number {
-  const left = [...a.slice(0, EDIT_DISTANCE_MAX_LENGTH)];
-  const right = [...b.slice(0, EDIT_DISTANCE_MAX_LENGTH)];
+  const left = codePoints(a);
+  const right = codePoints(b);
   if (Math.abs(left.length - right.length) > limit) return limit + 1;
   if (left.length === 0) return right.length;
   if (right.length === 0) return left.length;
@@ -28,6 +30,9 @@ export function editDistance(a: string, b: string, limit = Number.POSITIVE_INFIN
   return previous[right.length]!;
 }
 
+// One prediction is compared with every reference: its code points are split once.
+const codePoints = memoizeLong((text: string): readonly string[] => [...text.slice(0, EDIT_DISTANCE_MAX_LENGTH)]);
+
 const anlsNormalize = (text: string) => text.slice(0, EDIT_DISTANCE_MAX_LENGTH * 2).toLowerCase().replace(/\s+/g, ' ').trim().slice(0, EDIT_DISTANCE_MAX_LENGTH);
 
 /**
@@ -40,10 +45,12 @@ const anlsNormalize = (text: string) => text.slice(0, EDIT_DISTANCE_MAX_LENGTH *
  */
 export function anls(prediction: string, answers: readonly string[], threshold = 0.5): number {
   const predicted = anlsNormalize(prediction);
+  const predictedLength = codePoints(predicted).length;
   let best = 0;
   for (const answer of answers) {
     const expected = anlsNormalize(answer);
-    const length = Math.max([...predicted].length, [...expected].length);
+    const expectedLength = codePoints(expected).length;
+    const length = Math.max(predictedLength, expectedLength);
     if (length === 0) {
       best = 1;
       continue;

@@ -1,4 +1,4 @@
-import { answerStrings, firstAnswer, right, wrong, type AnswerCheck, type AnswerChecker, type AnswerTarget } from './answer-checker';
+import { answerStrings, firstAnswer, right, wrong, type AnswerCheck, type AnswerChecker, type AnswerTarget, checkedAnswerChecker } from './answer-checker';
 import { choiceLetter, expectedChoiceIndex, resolveChoice } from './choices';
 import { normalizeAnswer, parseYesNo } from './normalize-answer';
 import { parseNumericAnswer } from './parse-number';
@@ -6,20 +6,20 @@ import { parseNumericAnswer } from './parse-number';
 const shown = (text: string) => JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
 
 /** Equal after `normalizeAnswer` (case, whitespace, quotes, final punctuation) to any reference answer. */
-export const checkExactMatch: AnswerChecker = (prediction, target) => {
+export const checkExactMatch: AnswerChecker = checkedAnswerChecker((prediction, target) => {
   const normalized = normalizeAnswer(prediction);
   const hit = answerStrings(target.answer).find((answer) => normalizeAnswer(answer) === normalized);
   return hit !== undefined ? right(`matches ${shown(hit)}`) : wrong(`${shown(prediction)} matches no reference answer`);
-};
+});
 
 /** Yes/no with synonyms (`true`, `correct`, `1`…); see `parseYesNo`. */
-export const checkYesNo: AnswerChecker = (prediction, target) => {
+export const checkYesNo: AnswerChecker = checkedAnswerChecker((prediction, target) => {
   const expected = parseYesNo(typeof target.answer === 'boolean' || typeof target.answer === 'number' ? target.answer : firstAnswer(target.answer));
   if (expected === undefined) return checkExactMatch(prediction, target);
   const predicted = parseYesNo(prediction);
   if (predicted === undefined) return wrong(`${shown(prediction)} is not yes or no`);
   return predicted === expected ? right(`${expected ? 'yes' : 'no'} as expected`) : wrong(`expected ${expected ? 'yes' : 'no'}`);
-};
+});
 
 export interface NumericCheckerOptions {
   /** Allowed |p − t| / |t| (default 1e-6: equal up to float noise). */
@@ -41,7 +41,7 @@ const round = (value: number) => Math.round(value * 1e6) / 1e6;
 
 /** A numeric checker with tolerances; any reference answer may match. Non-numbers never match. */
 export function createNumericChecker(options: NumericCheckerOptions = {}): AnswerChecker {
-  return (prediction, target) => {
+  return checkedAnswerChecker((prediction, target) => {
     const predicted = parseNumericAnswer(prediction);
     if (predicted === undefined) return wrong(`${shown(prediction)} is not a number`);
     let last: AnswerCheck = wrong('the reference answer is not a number');
@@ -52,7 +52,7 @@ export function createNumericChecker(options: NumericCheckerOptions = {}): Answe
       if (last.correct) return last;
     }
     return last;
-  };
+  });
 }
 
 /** Numbers equal up to float noise (relative 1e-6). */
@@ -63,14 +63,14 @@ export const checkNumeric: AnswerChecker = createNumericChecker();
  * text; right when it picks the expected option (see `expectedChoiceIndex`). Without choices it
  * falls back to exact match.
  */
-export const checkMultipleChoice: AnswerChecker = (prediction, target) => {
+export const checkMultipleChoice: AnswerChecker = checkedAnswerChecker((prediction, target) => {
   const choices = target.choices ?? [];
   const expected = expectedChoiceIndex(target);
   if (expected === undefined) return checkExactMatch(prediction, target);
   const picked = resolveChoice(prediction, choices);
   if (picked === undefined) return wrong(`${shown(prediction)} names no option`);
   return picked === expected ? right(`option ${choiceLetter(picked)}`) : wrong(`option ${choiceLetter(picked)}, expected ${choiceLetter(expected)}`);
-};
+});
 
 /** Splits a list answer (`a, b and c`, `[a; b]`, an array) into normalised items. */
 export function splitList(answer: string | readonly (string | number)[]): string[] {
@@ -94,10 +94,10 @@ export function setOverlap(predicted: readonly string[], expected: readonly stri
 
 /** A list answer compared as a set: right when the Jaccard overlap reaches `threshold` (default 1). */
 export function createSetChecker({ threshold = 1 }: { threshold?: number } = {}): AnswerChecker {
-  return (prediction, target: AnswerTarget) => {
+  return checkedAnswerChecker((prediction, target: AnswerTarget) => {
     const expected = Array.isArray(target.answer) ? splitList(target.answer) : splitList(firstAnswer(target.answer));
     const overlap = setOverlap(splitList(prediction), expected);
     const detail = `set overlap ${round(overlap * 100)}% (needs ${round(threshold * 100)}%)`;
     return overlap >= threshold - 1e-12 ? right(detail, overlap) : wrong(detail, overlap);
-  };
+  });
 }

@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from '@saccade/spec';
-import { firstAnswer, right, wrong, type AnswerChecker, type AnswerTarget } from './answer-checker';
+import { firstAnswer, right, wrong, type AnswerChecker, type AnswerTarget, checkedAnswerChecker } from './answer-checker';
 
 /** `[x1, y1, x2, y2]` in pixels. */
 export type BoundingBox = readonly [number, number, number, number];
@@ -55,23 +55,23 @@ function targetBox(target: AnswerTarget): BoundingBox {
 }
 
 /** A click: the predicted point `(x, y)` (or a box's centre) inside the reference box. */
-export const checkPointInBox: AnswerChecker = (prediction, target) => {
+export const checkPointInBox: AnswerChecker = checkedAnswerChecker((prediction, target) => {
   const box = targetBox(target);
   const point = parsePoint(prediction);
   if (point === undefined) return wrong('no point (x, y) in the prediction');
   return pointInBox(point, box) ? right(`(${point.x}, ${point.y}) is inside the box`) : wrong(`(${point.x}, ${point.y}) is outside the box`);
-};
+});
 
 /** A predicted box against the reference box: the score is the IoU, right when it reaches `threshold` (0.5). */
 export function createBoxIoUChecker({ threshold = 0.5 }: { threshold?: number } = {}): AnswerChecker {
-  return (prediction, target) => {
+  return checkedAnswerChecker((prediction, target) => {
     const expected = targetBox(target);
     const predicted = parseBox(prediction);
     if (predicted === undefined) return wrong('no box [x1, y1, x2, y2] in the prediction');
     const iou = boxIoU(predicted, expected);
     const detail = `IoU ${Math.round(iou * 1e4) / 1e4} (needs ${threshold})`;
     return iou >= threshold ? right(detail, iou) : wrong(detail, iou);
-  };
+  });
 }
 
 /** Box IoU ≥ 0.5. */

@@ -1,4 +1,4 @@
-import { answerStrings, right, wrong, type AnswerCheck, type AnswerChecker } from './answer-checker';
+import { answerStrings, right, wrong, type AnswerCheck, type AnswerChecker, checkedAnswerChecker } from './answer-checker';
 import { checkText } from './chart-checkers';
 import { compareNumbers, setOverlap, splitList } from './generic-checkers';
 import { normalizeAnswer } from './normalize-answer';
@@ -56,7 +56,7 @@ function checkOne(prediction: string, answer: string, isList: boolean): AnswerCh
  * text with commas, `and`, `;`) as sets that must overlap ≥ 90% (Jaccard); entities by name, with
  * US states by full name or postal code.
  */
-export const checkMapQA: AnswerChecker = (prediction, target) => {
+export const checkMapQA: AnswerChecker = checkedAnswerChecker((prediction, target) => {
   if (Array.isArray(target.answer)) return checkOne(prediction, target.answer.join(', '), true);
   let last: AnswerCheck = wrong('no reference answer');
   for (const answer of answerStrings(target.answer)) {
@@ -65,4 +65,4 @@ export const checkMapQA: AnswerChecker = (prediction, target) => {
     if (last.correct) return last;
   }
   return last;
-};
+});

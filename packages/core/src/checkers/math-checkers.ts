@@ -1,4 +1,4 @@
-import { answerStrings, firstAnswer, metadataField, right, wrong, type AnswerCheck, type AnswerChecker, type AnswerTarget } from './answer-checker';
+import { answerStrings, firstAnswer, metadataField, right, wrong, type AnswerCheck, type AnswerChecker, type AnswerTarget, checkedAnswerChecker } from './answer-checker';
 import { checkText } from './chart-checkers';
 import { checkMultipleChoice, compareNumbers } from './generic-checkers';
 import { parseNumber, parseNumericAnswer } from './parse-number';
@@ -8,7 +8,7 @@ import { parseNumber, parseNumericAnswer } from './parse-number';
  * 0.001; decimals within an absolute 0.01; other numbers (percentages, scientific notation) within
  * 1% relative error; text as `checkText` (yes/no synonyms, else exact); options by letter or text.
  */
-export const checkTabMWP: AnswerChecker = (prediction, target) => {
+export const checkTabMWP: AnswerChecker = checkedAnswerChecker((prediction, target) => {
   if (target.choices !== undefined && target.choices.length > 0) return checkMultipleChoice(prediction, target);
   let last: AnswerCheck = wrong('no reference answer');
   for (const answer of answerStrings(target.answer)) {
@@ -26,7 +26,7 @@ export const checkTabMWP: AnswerChecker = (prediction, target) => {
     if (last.correct) return last;
   }
   return last;
-};
+});
 
 const textOf = (target: AnswerTarget) =>
   [target.question, ...['subject', 'domain', 'category', 'task', 'context', 'skills'].map((name) => metadataField(target, name))]
@@ -59,7 +59,7 @@ function parseNumberList(text: string): number[] | undefined {
  * scientific notation and simple expressions allowed) within `mathVistaTolerance`, or equal once
  * rounded to `metadata.precision` decimals; lists `[a, b]` element by element; text exact.
  */
-export const checkMathVista: AnswerChecker = (prediction, target) => {
+export const checkMathVista: AnswerChecker = checkedAnswerChecker((prediction, target) => {
   if (target.choices !== undefined && target.choices.length > 0) return checkMultipleChoice(prediction, target);
   const answer = firstAnswer(target.answer);
   const tolerance = mathVistaTolerance(target);
@@ -78,4 +78,4 @@ export const checkMathVista: AnswerChecker = (prediction, target) => {
     if (Number(predicted.toFixed(precision)) === Number(expected.toFixed(precision))) return right(`${predicted} rounds to ${expected.toFixed(precision)}`);
   }
   return compareNumbers(predicted, expected, { relativeTolerance: tolerance });
-};
+});

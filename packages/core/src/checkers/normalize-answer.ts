@@ -1,3 +1,4 @@
+import { memoizeLong } from './memoize-long';
 /** Predictions longer than this are compared as they are cut here: no real answer is this long. */
 export const MAX_ANSWER_LENGTH = 10_000;
 
@@ -9,6 +10,10 @@ export const MAX_ANSWER_LENGTH = 10_000;
  * normalizeAnswer('  "Blue Whale." ') // 'blue whale'
  */
 export function normalizeAnswer(text: string): string {
+  return normalizeAnswerCached(text);
+}
+
+function normalizeAnswerUncached(text: string): string {
   let value = String(text).slice(0, MAX_ANSWER_LENGTH).normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim();
   // Peel quotes, a trailing full stop and the like, a few layers deep ("'Paris.'").
   for (let layer = 0; layer < 3; layer++) {
@@ -46,6 +51,10 @@ const CONTRACTIONS: Record<string, string> = {
  * normalizeVqaAnswer('Two dogs!') // '2 dogs'
  */
 export function normalizeVqaAnswer(text: string): string {
+  return normalizeVqaAnswerCached(text);
+}
+
+function normalizeVqaAnswerUncached(text: string): string {
   const lower = String(text).slice(0, MAX_ANSWER_LENGTH).normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim();
   const noPunctuation = lower
     .replace(/(\d),(\d)/g, '$1$2')
@@ -69,6 +78,10 @@ const NO = new Set(['no', 'n', 'false', 'incorrect', 'wrong', 'nope']);
  * as 1 and 0). `undefined` for anything else.
  */
 export function parseYesNo(text: string | number | boolean): boolean | undefined {
+  return parseYesNoCached(text);
+}
+
+function parseYesNoUncached(text: string | number | boolean): boolean | undefined {
   if (typeof text === 'boolean') return text;
   const value = normalizeAnswer(String(text));
   if (value === '1') return true;
@@ -82,10 +95,31 @@ export function parseYesNo(text: string | number | boolean): boolean | undefined
 
 /** Case-insensitive whole-word search (`\b` semantics, any characters in `needle` taken literally). */
 export function containsWord(haystack: string, needle: string): boolean {
-  const word = needle.trim();
+  const word = String(needle).trim().toLowerCase();
   if (word.length === 0) return false;
-  const escaped = word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const start = /^\w/u.test(word) ? '\\b' : '';
-  const end = /\w$/u.test(word) ? '\\b' : '';
-  return new RegExp(`${start}${escaped}${end}`, 'iu').test(haystack.slice(0, MAX_ANSWER_LENGTH));
+  // A plain search, not a RegExp built from the needle: linear, and no stack overflow for a long one.
+  const text = lowerCased(String(haystack));
+  const boundedStart = isWordCharacter(word.charCodeAt(0));
+  const boundedEnd = isWordCharacter(word.charCodeAt(word.length - 1));
+  for (let at = text.indexOf(word); at !== -1; at = text.indexOf(word, at + 1)) {
+    if (boundedStart && at > 0 && isWordCharacter(text.charCodeAt(at - 1))) continue;
+    if (boundedEnd && isWordCharacter(text.charCodeAt(at + word.length))) continue;
+    return true;
+  }
+  return false;
 }
+
+/** `\w`: ASCII letters, digits and `_`. */
+const isWordCharacter = (code: number): boolean => (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95;
+
+// Keyed by the caller's string (one prediction, many needles), cut and lower-cased once.
+const lowerCased = memoizeLong((text: string) => text.slice(0, MAX_ANSWER_LENGTH).toLowerCase());
+
+// Long inputs are remembered: a checker parses one prediction against many references.
+const normalizeAnswerCached = memoizeLong(normalizeAnswerUncached);
+
+// Long inputs are remembered: a checker parses one prediction against many references.
+const normalizeVqaAnswerCached = memoizeLong(normalizeVqaAnswerUncached);
+
+// Long inputs are remembered: a checker parses one prediction against many references.
+const parseYesNoCached = memoizeLong(parseYesNoUncached);

@@ -1,3 +1,4 @@
+import { memoizeLong } from './memoize-long';
 import { evaluateExpression } from './evaluate-expression';
 import { numberWordValue } from './normalize-answer';
 
@@ -59,6 +60,10 @@ function clean(text: string): string {
  * parseNumber('45%') // { value: 45, percent: true, integer: true, … }
  */
 export function parseNumber(text: string | number): ParsedNumber | undefined {
+  return parseNumberCached(text);
+}
+
+function parseNumberUncached(text: string | number): ParsedNumber | undefined {
   if (typeof text === 'number') {
     return Number.isFinite(text) ? { value: text, percent: false, integer: Number.isInteger(text), fraction: false, scientific: false, unit: '' } : undefined;
   }
@@ -105,6 +110,10 @@ export function parseNumber(text: string | number): ParsedNumber | undefined {
  * (`2\sqrt{3}`, `4π`, `\frac{\sqrt{3}}{2}`): `parseNumber` first, then `evaluateExpression`.
  */
 export function parseNumericAnswer(text: string | number): number | undefined {
+  return parseNumericAnswerCached(text);
+}
+
+function parseNumericAnswerUncached(text: string | number): number | undefined {
   const parsed = parseNumber(text);
   if (parsed !== undefined) return parsed.value;
   if (typeof text !== 'string') return undefined;
@@ -116,3 +125,9 @@ export function withinRelative(a: number, b: number, tolerance: number): boolean
   if (b === 0) return Math.abs(a) <= 1e-12;
   return Math.abs(a - b) <= tolerance * Math.abs(b) + 1e-12;
 }
+
+// Long inputs are remembered: a checker parses one prediction against many references.
+const parseNumberCached = memoizeLong(parseNumberUncached);
+
+// Long inputs are remembered: a checker parses one prediction against many references.
+const parseNumericAnswerCached = memoizeLong(parseNumericAnswerUncached);

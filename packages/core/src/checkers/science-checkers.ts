@@ -1,21 +1,21 @@
-import { answerStrings, right, wrong, type AnswerChecker } from './answer-checker';
+import { answerStrings, right, wrong, type AnswerChecker, checkedAnswerChecker } from './answer-checker';
 import { choiceLetter, expectedChoiceIndex, resolveChoice } from './choices';
 import { checkExactMatch, checkMultipleChoice } from './generic-checkers';
 import { containsWord, normalizeAnswer } from './normalize-answer';
 import { parseNumber } from './parse-number';
 
 /** ScienceQA: the choice letter or the choice text; the answer may be the option's index, letter or text. */
-export const checkScienceQA: AnswerChecker = (prediction, target) => checkMultipleChoice(prediction, target);
+export const checkScienceQA: AnswerChecker = checkedAnswerChecker((prediction, target) => checkMultipleChoice(prediction, target));
 
 /** AI2D: as ScienceQA (its `answer` is the option's text, with `metadata.answer_letter` / `answer_index`). */
-export const checkAI2D: AnswerChecker = (prediction, target) => checkMultipleChoice(prediction, target);
+export const checkAI2D: AnswerChecker = checkedAnswerChecker((prediction, target) => checkMultipleChoice(prediction, target));
 
 /**
  * IconQA: with choices, the option is found by its text, its letter, or, failing both, the one
  * option whose text appears in the prediction as a whole word. Without choices (fill in the
  * blank), equal numbers, equal text, or the answer as a whole word in the prediction.
  */
-export const checkIconQA: AnswerChecker = (prediction, target) => {
+export const checkIconQA: AnswerChecker = checkedAnswerChecker((prediction, target) => {
   const choices = target.choices ?? [];
   const expected = expectedChoiceIndex(target);
   if (expected !== undefined) {
@@ -38,4 +38,4 @@ export const checkIconQA: AnswerChecker = (prediction, target) => {
     if (containsWord(prediction, answer)) return right(`contains ${JSON.stringify(answer)} as a word`);
   }
   return checkExactMatch(prediction, target);
-};
+});

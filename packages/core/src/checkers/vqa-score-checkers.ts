@@ -1,4 +1,4 @@
-import { answerStrings, metadataField, right, wrong, type AnswerChecker, type AnswerTarget } from './answer-checker';
+import { answerStrings, metadataField, right, wrong, type AnswerChecker, type AnswerTarget, checkedAnswerChecker } from './answer-checker';
 import { expectedChoiceIndex, resolveChoice } from './choices';
 import { checkMultipleChoice } from './generic-checkers';
 import { normalizeVqaAnswer } from './normalize-answer';
@@ -19,11 +19,11 @@ export function vqaScore(prediction: string, humans: readonly string[], normaliz
 
 /** The open-ended VQA score; right when it reaches `threshold` (default 0.67, as VISTA-Gym). */
 export function createVqaScoreChecker({ threshold = 0.67 }: { threshold?: number } = {}): AnswerChecker {
-  return (prediction, target) => {
+  return checkedAnswerChecker((prediction, target) => {
     const score = vqaScore(prediction, humanAnswers(target));
     const detail = `VQA score ${Math.round(score * 1e4) / 1e4} = min(${Math.round(score * 3)}/3, 1) (needs ${threshold})`;
     return score >= threshold ? right(detail, score) : wrong(detail, score);
-  };
+  });
 }
 
 /**
@@ -34,12 +34,12 @@ export function createVqaScoreChecker({ threshold = 0.67 }: { threshold?: number
  */
 export function createAOkvqaChecker({ threshold = 0.67 }: { threshold?: number } = {}): AnswerChecker {
   const openEnded = createVqaScoreChecker({ threshold });
-  return (prediction, target) => {
+  return checkedAnswerChecker((prediction, target) => {
     if (target.choices !== undefined && expectedChoiceIndex(target) !== undefined && resolveChoice(prediction, target.choices) !== undefined) {
       return checkMultipleChoice(prediction, target);
     }
     return openEnded(prediction, target);
-  };
+  });
 }
 
 export const checkAOkvqa: AnswerChecker = createAOkvqaChecker();
@@ -54,11 +54,11 @@ const vizWizNormalize = (text: string) => (UNANSWERABLE.test(text.slice(0, 2000)
  * such as "unanswerable", "cannot tell", "unable to determine", "not enough information" count as
  * the answer `unanswerable` (and annotators' `unsuitable` too). `score` is the VQA score.
  */
-export const checkVizWiz: AnswerChecker = (prediction, target) => {
+export const checkVizWiz: AnswerChecker = checkedAnswerChecker((prediction, target) => {
   const humans = humanAnswers(target);
   const predicted = vizWizNormalize(prediction);
   const matches = humans.filter((answer) => vizWizNormalize(answer) === predicted).length;
   const score = Math.min(matches / 3, 1);
   const detail = `${matches} of ${humans.length} annotators said ${JSON.stringify(predicted.slice(0, 40))}`;
   return matches > 0 ? right(detail, score) : wrong(detail, score);
-};
+});
