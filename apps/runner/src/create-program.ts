@@ -8,6 +8,7 @@ import { plotCommand } from './commands/plot-command';
 import { serveCommand } from './commands/serve-command';
 import { toolsCommand } from './commands/tools-command';
 import { trainCommand } from './commands/train-command';
+import { viewCommand } from './commands/view-command';
 import { watchCommand } from './commands/watch';
 import { EXIT_FAILURE, EXIT_SUCCESS, EXIT_USAGE } from './exit-codes';
 import { consoleOutput, type Output } from './output';
@@ -33,6 +34,7 @@ export function createProgram(output: Output, setExitCode: (code: number) => voi
   program.addCommand(benchCommand(output, setExitCode));
   program.addCommand(plotCommand(output, setExitCode));
   program.addCommand(watchCommand(output, setExitCode));
+  program.addCommand(viewCommand(output, setExitCode));
   for (const command of program.commands) configureSubcommands(command, output);
   return program;
 }

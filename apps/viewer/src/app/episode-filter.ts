@@ -1,0 +1,31 @@
+import type { EpisodeSummary } from './api';
+
+export interface EpisodeFilter {
+  outcome: 'all' | 'success' | 'failure' | 'error';
+  family: string;
+  seed: string;
+  tool: string;
+  minReward: string;
+  maxReward: string;
+}
+
+export const emptyFilter: EpisodeFilter = { outcome: 'all', family: '', seed: '', tool: '', minReward: '', maxReward: '' };
+
+/** The episodes that pass the filter (and the text search's matches, when one is on), in run order. */
+export function filterEpisodes(episodes: readonly EpisodeSummary[], filter: EpisodeFilter, matches: ReadonlySet<number> | undefined): EpisodeSummary[] {
+  const seed = filter.seed.trim() === '' ? undefined : Number(filter.seed);
+  const min = filter.minReward.trim() === '' ? undefined : Number(filter.minReward);
+  const max = filter.maxReward.trim() === '' ? undefined : Number(filter.maxReward);
+  return episodes.filter((episode) => {
+    if (filter.outcome === 'success' && !episode.success) return false;
+    if (filter.outcome === 'failure' && episode.success) return false;
+    if (filter.outcome === 'error' && !episode.failed) return false;
+    if (filter.family !== '' && episode.family !== filter.family && episode.envId !== filter.family) return false;
+    if (seed !== undefined && episode.seed !== seed) return false;
+    if (filter.tool !== '' && !(filter.tool === '(none)' ? episode.tools.length === 0 : episode.tools.includes(filter.tool))) return false;
+    if (min !== undefined && !(episode.totalReward >= min)) return false;
+    if (max !== undefined && !(episode.totalReward <= max)) return false;
+    if (matches !== undefined && !matches.has(episode.index)) return false;
+    return true;
+  });
+}

@@ -1,0 +1,217 @@
+import { useEffect, useState, type ReactNode } from 'react';
+import type { ImageRef, StoredObservation, Turn } from '@saccade/spec';
+import { api, type EpisodeSummary, type EpisodeTokens, type Trajectory } from './api';
+import { number } from './format';
+import { MarkedImage } from './marked-image';
+import { callMarks, detectionMarks, toolResponses, type Mark, type ToolCallRecord } from './marks';
+import { responseParts } from './response-parts';
+
+/** One episode: its facts, then each turn (observation, model output, tool calls, rewards), then its tokens. */
+export function EpisodeView({ run, episodeId }: { run: string; episodeId: string }) {
+  const [episode, setEpisode] = useState<{ trajectory: Trajectory; summary: EpisodeSummary } | undefined>();
+  const [error, setError] = useState<string | undefined>();
+  useEffect(() => {
+    api.episode(run, episodeId).then(setEpisode, (caught: Error) => setError(caught.message));
+  }, [run, episodeId]);
+  if (error !== undefined) return <p className="error">{error}</p>;
+  if (episode === undefined) return <p className="muted">Loading {episodeId}…</p>;
+  const { trajectory, summary } = episode;
+  const original = trajectory.turns[0]?.observation.images[0];
+  return (
+    <article className="episode" data-testid="episode" data-episode={trajectory.id}>
+      <h2>
+        <span className={summary.success ? 'success' : 'failure'}>{summary.success ? '✓ success' : summary.failed ? '! error' : '✗ failure'}</span> {trajectory.envId} · seed {trajectory.seed ?? '–'} ·
+        reward {number(trajectory.totalReward)} · {trajectory.turns.length} turns
+      </h2>
+      <p className="muted">
+        {trajectory.id} · agent {trajectory.agentId}
+        {trajectory.groupId !== undefined && ` · group ${trajectory.groupId}`}
+        {trajectory.terminated && ' · terminated'}
+        {trajectory.truncated && ' · truncated'}
+      </p>
+      {trajectory.error !== undefined && (
+        <p className="error">
+          {trajectory.error.name}: {trajectory.error.message}
+        </p>
+      )}
+      {trajectory.systemPrompt !== undefined && (
+        <details className="system-prompt">
+          <summary>system prompt</summary>
+          <pre>{trajectory.systemPrompt}</pre>
+        </details>
+      )}
+      {trajectory.turns.map((turn, index) => (
+        <TurnView
+          key={index}
+          run={run}
+          turn={turn}
+          index={index}
+          next={trajectory.turns[index + 1]?.observation ?? trajectory.finalObservation}
+          original={original}
+        />
+      ))}
+      {trajectory.finalObservation !== undefined && trajectory.finalObservation.text.trim().length > 0 && (
+        <section className="turn">
+          <h3>final observation</h3>
+          <ObservationView run={run} observation={trajectory.finalObservation} />
+        </section>
+      )}
+      <TokenView run={run} episodeId={trajectory.id} />
+    </article>
+  );
+}
+
+function ObservationView({ run, observation, marks = [], markOn, extra }: { run: string; observation: StoredObservation; marks?: Mark[]; markOn?: string; extra?: ReactNode }) {
+  return (
+    <div className="observation">
+      <pre className="observation-text">{observation.text}</pre>
+      <div className="images">
+        {observation.images.map((image, index) => (
+          <MarkedImage
+            key={index}
+            src={api.imageUrl(run, image)}
+            marks={image.hash === markOn ? marks : []}
+            width={image.width}
+            height={image.height}
+            caption={image.hash === markOn && marks.length > 0 ? `image ${index + 1} with this turn's marks` : `image ${index + 1}`}
+          />
+        ))}
+        {extra}
+      </div>
+    </div>
+  );
+}
+
+function TurnView({ run, turn, index, next, original }: { run: string; turn: Turn; index: number; next: StoredObservation | undefined; original: ImageRef | undefined }) {
+  const calls = Array.isArray(turn.info.toolCalls) ? (turn.info.toolCalls as ToolCallRecord[]) : [];
+  const responses = calls.length > 0 && next !== undefined ? toolResponses(next.text) : [];
+  const marks = [...callMarks(calls), ...detectionMarks(responses)];
+  const metrics = (turn.info.metrics ?? {}) as Record<string, unknown>;
+  const formatErrors: string[] = [];
+  if (turn.info.valid === false) formatErrors.push('the env marked this action invalid');
+  if (metrics.action_is_valid === false || metrics.action_is_valid === 0) formatErrors.push('action_is_valid is false');
+  if (metrics.format_correct === false || metrics.format_correct === 0) formatErrors.push('format_correct is false');
+  if (turn.finishReason === 'length') formatErrors.push('the response hit the length limit (no end token)');
+  const parts = responseParts(turn.action);
+  if (parts.some((part) => part.kind === 'unclosed')) formatErrors.push('a tag is opened but never closed');
+  // Result images of a turn's calls come first in the next observation, in call order.
+  let resultImage = 0;
+  const crops = calls.flatMap((call, callIndex) => {
+    const images = next?.images.slice(resultImage, resultImage + (call.images ?? 0)) ?? [];
+    resultImage += call.images ?? 0;
+    return images.map((image, imageIndex) => (
+      <MarkedImage key={`${callIndex}-${imageIndex}`} src={api.imageUrl(run, image)} marks={[]} width={image.width} height={image.height} caption={`result of call ${callIndex + 1}`} />
+    ));
+  });
+  // Tools work on the episode's original image: marks go on it where this turn shows it, with the crops beside it.
+  const shownHere = original !== undefined && turn.observation.images.some((image) => image.hash === original.hash);
+  return (
+    <section className="turn" data-testid="turn" data-turn={index}>
+      <h3>turn {index + 1}</h3>
+      <ObservationView run={run} observation={turn.observation} marks={marks} markOn={original?.hash} extra={shownHere ? crops : undefined} />
+      <div className="model-output" data-testid="model-output">
+        <h4>model</h4>
+        {parts.map((part, partIndex) => (
+          <pre key={partIndex} className={`part ${part.kind}`} data-part={part.kind}>
+            {part.kind !== 'text' && <span className="tag">{part.kind === 'unclosed' ? 'unclosed tag' : part.kind}</span>}
+            {part.text}
+          </pre>
+        ))}
+        {formatErrors.length > 0 && (
+          <ul className="format-errors" data-testid="format-errors">
+            {formatErrors.map((error) => (
+              <li key={error}>{error}</li>
+            ))}
+          </ul>
+        )}
+      </div>
+      {calls.length > 0 && (
+        <div className="tool-calls" data-testid="tool-calls">
+          <h4>tool calls</h4>
+          {!shownHere && (
+            <div className="call-figures">
+              {original !== undefined && marks.length > 0 && <MarkedImage src={api.imageUrl(run, original)} marks={marks} width={original.width} height={original.height} caption="source with this turn's marks" />}
+              {crops}
+            </div>
+          )}
+          <table className="calls">
+            <tbody>
+              {calls.map((call, callIndex) => (
+                <tr key={callIndex} className={call.ok ? 'ok' : 'failed'}>
+                  <td>{callIndex + 1}</td>
+                  <td className="call-name">{call.name ?? '(unreadable)'}</td>
+                  <td>
+                    <code>{JSON.stringify(call.arguments ?? {})}</code>
+                  </td>
+                  <td>{call.ok ? 'ok' : `${call.failure ?? 'failed'}: ${call.error ?? ''}`}</td>
+                  <td className="number">{call.durationMs !== undefined ? `${number(call.durationMs)} ms` : ''}</td>
+                  <td>
+                    <pre className="tool-result">{responses[callIndex] ?? ''}</pre>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <div className="rewards">
+        <h4>reward {number(turn.reward)}</h4>
+        {Object.keys(turn.rewardTerms).length > 0 && (
+          <table className="reward-terms">
+            <tbody>
+              {Object.entries(turn.rewardTerms).map(([name, value]) => (
+                <tr key={name}>
+                  <td>{name}</td>
+                  <td className="number">{number(value)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        <p className="muted">
+          agent {number(turn.timing.agentMs)} ms · env {number(turn.timing.envMs)} ms{turn.terminated && ' · terminated'}
+          {turn.truncated && ' · truncated'}
+        </p>
+      </div>
+    </section>
+  );
+}
+
+/** The episode as the trainers' token sequence, coloured by loss mask and advantage mask. */
+function TokenView({ run, episodeId }: { run: string; episodeId: string }) {
+  const [tokens, setTokens] = useState<EpisodeTokens | undefined>();
+  const [error, setError] = useState<string | undefined>();
+  const [open, setOpen] = useState(false);
+  useEffect(() => {
+    if (!open || tokens !== undefined) return;
+    api.tokens(run, episodeId).then(setTokens, (caught: Error) => setError(caught.message));
+  }, [open, tokens, run, episodeId]);
+  return (
+    <details className="tokens" onToggle={(event) => setOpen(event.currentTarget.open)} data-testid="tokens">
+      <summary>token sequence (loss and advantage masks)</summary>
+      {error !== undefined && <p className="error">{error}</p>}
+      {tokens !== undefined && (
+        <>
+          <p className="muted">
+            {tokens.tokenizer}: {tokens.totalTokens} tokens, {tokens.lossTokens} with loss.{' '}
+            {tokens.advantageValue !== undefined ? `advantage ${number(tokens.advantageValue)} (${tokens.advantageSource})` : 'no group: no advantage value'}.{' '}
+            <span className="token loss advantage">loss + advantage</span> <span className="token advantage">advantage only</span> <span className="token">context</span>{' '}
+            <span className="token reward">reward</span>
+          </p>
+          <div className="token-text">
+            {tokens.tokens.map((token, index) => (
+              <span
+                key={index}
+                className={`token${token.loss ? ' loss' : ''}${token.advantage ? ' advantage' : ''}${token.image !== undefined ? ' image' : ''}${token.reward !== undefined ? ' reward' : ''}`}
+                title={`turn ${token.turn}${token.loss ? ' · loss' : ''}${token.advantage ? ` · advantage${tokens.advantageValue !== undefined ? ` ${number(tokens.advantageValue)}` : ''}` : ''}${token.reward !== undefined ? ` · reward ${number(token.reward)}` : ''}`}
+              >
+                {token.text}
+                {token.reward !== undefined && <sup>{number(token.reward)}</sup>}
+              </span>
+            ))}
+          </div>
+        </>
+      )}
+    </details>
+  );
+}

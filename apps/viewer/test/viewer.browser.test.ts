@@ -1,0 +1,117 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startViewer, type Viewer } from '../src/index';
+import { launchChromium } from './browser';
+import { IMAGE, makeRun, zoomBoxOf, type TestRun } from './make-run';
+
+const appDirectory = fileURLToPath(new URL('../dist/app', import.meta.url));
+/** Screenshots are test artifacts (docs/viewer.md shows them). */
+const artifacts = fileURLToPath(new URL('../.test-results/screenshots', import.meta.url));
+
+describe('saccade view in Chromium', () => {
+  let folder: string;
+  let run: TestRun;
+  let viewer: Viewer;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    mkdirSync(artifacts, { recursive: true });
+    folder = mkdtempSync(join(tmpdir(), 'saccade-viewer-'));
+    // Seeds 0 … 8: 0, 3, 6 answer wrong after a zoom; 4 answers right without a tool.
+    run = await makeRun(folder, 'colour-eval', [0, 1, 2, 3, 4, 5, 6, 7, 8]);
+    viewer = await startViewer({ path: folder, appDirectory });
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page.setDefaultTimeout(10_000);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await viewer?.close();
+    await run?.store.close();
+    if (folder !== undefined) rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('lists the runs with env, agent, status and success', async () => {
+    await page.goto(viewer.url);
+    const row = page.locator('tr[data-run="colour-eval"]');
+    await row.waitFor();
+    const cells = await row.locator('td').allInnerTexts();
+    // 6 of 9 right; Wilson 95% interval of 6/9.
+    expect(cells).toEqual(['colour-eval', 'eval', 'viewertest/ColourSquare-v1', 'scripted-zoomer', 'running', '9', '66.7%', '35.4% – 87.9%', '8']);
+    await page.screenshot({ path: join(artifacts, 'runs.png') });
+  });
+
+  it('filters to failures, opens an episode with a zoom call and draws the box where the call put it', async () => {
+    await page.locator('a', { hasText: 'colour-eval' }).click();
+    await expect.poll(() => page.getByTestId('shown-count').innerText()).toBe('9 of 9 episodes');
+    await page.getByLabel('outcome').selectOption('failure');
+    await expect.poll(() => page.getByTestId('shown-count').innerText()).toBe('3 of 9 episodes');
+    // Listed in the order the run stored them (episodes end in any order when played concurrently).
+    const seeds = await page.locator('.episode-row .seed').allInnerTexts();
+    expect(seeds.sort()).toEqual(['seed 0', 'seed 3', 'seed 6']);
+
+    await page.locator('.episode-row', { hasText: 'seed 3' }).click();
+    const turn = page.locator('[data-testid="turn"][data-turn="0"]');
+    await turn.getByTestId('tool-calls').waitFor();
+    expect(await turn.locator('[data-part="tool_call"]').count()).toBe(1);
+    const box = turn.locator('[data-testid="mark-box"]');
+    expect(await box.getAttribute('data-box')).toBe(zoomBoxOf(3).join(','));
+    // The drawn rectangle, in screen pixels, against the image it is drawn on.
+    const image = turn.locator('.observation .marked-image img').first();
+    await expect.poll(() => image.evaluate((element: HTMLImageElement) => element.complete && element.naturalWidth)).toBe(IMAGE.width);
+    const imageBox = (await image.boundingBox())!;
+    const rectBox = (await box.locator('rect').boundingBox())!;
+    const scale = imageBox.width / IMAGE.width;
+    const [x1, y1, x2, y2] = zoomBoxOf(3);
+    // The stroke straddles the rectangle's edge: the box grows by half a stroke (1 px) on each side.
+    expect(Math.abs(rectBox.x - (imageBox.x + x1 * scale))).toBeLessThanOrEqual(1.5);
+    expect(Math.abs(rectBox.y - (imageBox.y + y1 * scale))).toBeLessThanOrEqual(1.5);
+    expect(Math.abs(rectBox.x + rectBox.width - (imageBox.x + x2 * scale))).toBeLessThanOrEqual(1.5);
+    expect(Math.abs(rectBox.y + rectBox.height - (imageBox.y + y2 * scale))).toBeLessThanOrEqual(1.5);
+    // The crop the tool returned sits beside its source, at the box's size.
+    const crop = turn.locator('.observation figure', { hasText: 'result of call 1' });
+    expect(await crop.locator('figcaption').innerText()).toBe(`result of call 1 · ${x2 - x1}×${y2 - y1}`);
+    // The answer turn: wrong colour, reward terms shown.
+    const answer = page.locator('[data-testid="turn"][data-turn="1"]');
+    expect(await answer.locator('[data-part="answer"]').textContent()).toBe('answerpurple');
+    expect(await answer.locator('.reward-terms').innerText()).toBe('correct\t0\nformat\t0.1');
+    await turn.locator('.observation .marked-image').first().scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(artifacts, 'episode-zoom.png') });
+
+    // Keyboard: j moves to the next failure.
+    const rows = await page.locator('.episode-row').evaluateAll((elements) => elements.map((element) => element.getAttribute('data-episode')));
+    const open = await page.getByTestId('episode').getAttribute('data-episode');
+    await page.keyboard.press('j');
+    await expect.poll(() => page.getByTestId('episode').getAttribute('data-episode')).toBe(rows[(rows.indexOf(open) + 1) % rows.length === 0 ? rows.length - 1 : rows.indexOf(open) + 1]);
+  });
+
+  it('shows the token sequence with loss and advantage masks', async () => {
+    await page.getByTestId('tokens').locator('summary').click();
+    await page.locator('.token-text').waitFor();
+    const summary = await page.getByTestId('tokens').locator('p.muted').innerText();
+    expect(summary).toMatch(/^saccade-character: \d+ tokens, \d+ with loss\. no group: no advantage value\./);
+    expect(await page.locator('.token.loss').count()).toBeGreaterThan(20);
+    expect(await page.locator('.token.image').count()).toBe(2);
+  });
+
+  it('shows an episode the run appends while the page is open', async () => {
+    await page.getByLabel('outcome').selectOption('all');
+    await expect.poll(() => page.getByTestId('shown-count').innerText()).toBe('9 of 9 episodes');
+    await run.play([9, 10]);
+    await expect.poll(() => page.getByTestId('shown-count').innerText(), { timeout: 5000 }).toBe('11 of 11 episodes');
+    expect(await page.getByTestId('episode-count').innerText()).toBe('11');
+    await page.getByLabel('search').fill('purple');
+    // Seeds 0, 3, 6 and 9 answered "purple".
+    await expect.poll(() => page.getByTestId('shown-count').innerText()).toBe('4 of 11 episodes');
+    await page.getByLabel('search').fill('');
+    await page.getByRole('button', { name: /curves/ }).click();
+    await expect.poll(() => page.getByTestId('chart').count()).toBe(1);
+    await page.screenshot({ path: join(artifacts, 'curves.png') });
+  });
+});
