@@ -7,12 +7,16 @@ import { z } from 'zod';
 
 /**
  * What a tool package says about itself in its package.json:
- * `"saccade": {"tools": ["zoomTool", "rotateTool"], "close": "closeOcrEngines"}`: the exports that
- * are tools, and a function that releases what they keep open between calls (optional).
+ * `"saccade": {"tools": ["zoomTool", "rotateTool"], "close": "closeOcrEngines", "create": {"detect": "createDetectTool"}}`:
+ * the exports that are tools, a function that releases what they keep open between calls (optional),
+ * and for tools that take settings (a model file, a server's URL) the export that makes one from them.
  */
+const exportName = z.string().regex(/^[A-Za-z_$][\w$]*$/, 'expected the name of an export');
 const toolPackageField = z.object({
-  tools: z.array(z.string().regex(/^[A-Za-z_$][\w$]*$/, 'expected the name of an export')).min(1),
-  close: z.string().regex(/^[A-Za-z_$][\w$]*$/, 'expected the name of an export').optional(),
+  tools: z.array(exportName).min(1),
+  close: exportName.optional(),
+  /** Tools that take settings: tool name → the export that makes one from a settings object. */
+  create: z.record(z.string(), exportName).optional(),
 });
 
 /** A dependency that ships tools. */
@@ -25,6 +29,27 @@ export interface ToolPackage {
   tools: string[];
   /** The export that closes what the tools keep open, when there is one. */
   close?: string;
+  /** Tool name → the export that makes that tool from settings. */
+  create?: Record<string, string>;
+}
+
+/** Settings by tool name, as `--tool-options '{"detect": {"model": "yolo11n.onnx"}}'` gives them. */
+export type ToolOptions = Record<string, Record<string, unknown>>;
+
+/** `--tool-options` JSON: an object of objects by tool name; throws a message that says what came. */
+export function parseToolOptions(text: string | undefined, flag = '--tool-options'): ToolOptions {
+  if (text === undefined) return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text.startsWith('@') ? readFileSync(text.slice(1), 'utf8') : text);
+  } catch (error) {
+    throw new Error(`${flag}: expected JSON settings by tool name (or @file), e.g. '{"remote-vlm": {"url": "http://localhost:8000/v1"}}': ${(error as Error).message}`);
+  }
+  const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+  if (!isObject(parsed) || !Object.values(parsed).every(isObject)) {
+    throw new Error(`${flag}: expected an object of settings objects by tool name, e.g. '{"detect": {"model": "yolo.onnx"}}', received ${JSON.stringify(parsed).slice(0, 120)}`);
+  }
+  return parsed as ToolOptions;
 }
 
 /**
@@ -69,15 +94,32 @@ function isTool(value: unknown): value is Tool {
  * them. The packages are imported here, not at start-up: OCR loads onnxruntime and the calculator a
  * math library, which commands that use no tool should not wait for.
  */
-export async function registerBuiltinTools(): Promise<{ tools: Tool[]; close: () => Promise<void> }> {
+export async function registerBuiltinTools(options: ToolOptions = {}): Promise<{ tools: Tool[]; close: () => Promise<void> }> {
   const packages = findToolPackages(runnerManifestPath());
+  const configurable = packages.flatMap((found) => Object.keys(found.create ?? {})).sort();
+  for (const name of Object.keys(options)) {
+    if (!configurable.includes(name)) throw new Error(`--tool-options: expected settings for a tool that takes them (${configurable.join(', ') || 'none'}), received settings for ${name}`);
+  }
   const modules = await Promise.all(packages.map(async (found) => ({ found, module: (await import(found.name)) as Record<string, unknown> })));
   const tools: Tool[] = [];
   const closers: Array<() => unknown> = [];
   for (const { found, module } of modules) {
     for (const exportName of found.tools) {
-      const tool = module[exportName];
+      let tool = module[exportName];
       if (!isTool(tool)) throw new Error(`expected ${found.name} to export a tool named ${exportName} (its package.json lists it in saccade.tools), received ${tool === undefined ? 'no such export' : typeof tool}`);
+      const settings = options[tool.name];
+      const factoryName = found.create?.[tool.name];
+      if (settings !== undefined && factoryName !== undefined) {
+        const factory = module[factoryName];
+        if (typeof factory !== 'function') throw new Error(`expected ${found.name} to export a function named ${factoryName} (saccade.create.${tool.name}), received ${typeof factory}`);
+        const toolName = tool.name;
+        try {
+          tool = (factory as (settings: Record<string, unknown>) => unknown)({ ...settings, name: toolName });
+        } catch (error) {
+          throw new Error(`--tool-options: ${toolName}: ${(error as Error).message}`, { cause: error });
+        }
+        if (!isTool(tool)) throw new Error(`expected ${found.name}'s ${factoryName} to return a tool, received ${typeof tool}`);
+      }
       tools.push(tool);
     }
     if (found.close !== undefined) {

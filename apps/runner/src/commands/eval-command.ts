@@ -4,7 +4,7 @@ import { ToolNotFoundError } from '@saccade/core';
 import { trajectorySuccess } from '@saccade/rollout';
 import { EnvNotFoundError, SaccadeError, type RunEvent } from '@saccade/spec';
 import { Command } from 'commander';
-import { registerBuiltinTools } from '../builtin-tools';
+import { parseToolOptions, registerBuiltinTools } from '../builtin-tools';
 import { ConfigError } from '../config-error';
 import { createEvalAgent, type EvalAgent } from '../eval/eval-agent';
 import type { EvalConfig } from '../eval/eval-config';
@@ -42,6 +42,7 @@ export function evalCommand(output: Output, setExitCode: (code: number) => void)
     .option('--max-turns <n>', "turn cap per episode (default: the env's)", integer)
     .option('--concurrency <n>', 'episodes in flight (default 8; 1 for policy and transformers)', integer)
     .option('--tools <names>', 'comma-separated tools the agent may call (see saccade tools list)')
+    .option('--tool-options <json>', 'settings of tools by name, JSON or @file, e.g. \'{"remote-vlm": {"url": "http://localhost:8000/v1", "apiKeyEnv": "OPENAI_API_KEY"}}\'')
     .option('--name <name>', 'run name (default: eval-<time>)')
     .option('--out <folder>', 'folder that holds run folders (default: runs)')
     .option('--resume <run folder>', 'continue an interrupted eval: plays only the episodes it has not stored (other flags are ignored)')
@@ -64,18 +65,20 @@ export function evalCommand(output: Output, setExitCode: (code: number) => void)
           folder.cutTornLines();
         } else {
           config = await resolveEvalConfig(flags);
+          const toolOptions = parseToolOptions((flags as { toolOptions?: string }).toolOptions);
+          if (Object.keys(toolOptions).length > 0) config = { ...config, toolOptions };
           folder = RunFolder.create(config.outputFolder, config.name, { checkpoints: false });
           config = { ...config, name: basename(folder.path) };
         }
       } catch (error) {
-        if (ConfigError.isInstance(error)) return usage(error.message);
+        if (ConfigError.isInstance(error) || (error instanceof Error && error.message.startsWith('--tool-options'))) return usage(error.message);
         throw error;
       }
 
       let agent: EvalAgent;
       let closeTools = async (): Promise<void> => {};
       try {
-        if (config.tools.length > 0) closeTools = (await registerBuiltinTools()).close;
+        if (config.tools.length > 0) closeTools = (await registerBuiltinTools(config.toolOptions ?? {})).close;
         agent = await createEvalAgent(config);
         await checkSetup(config, agent);
       } catch (error) {
@@ -168,7 +171,7 @@ function isUsageError(error: unknown): error is Error {
     TrajectoryFileError.isInstance(error) ||
     // Bad env options, an unreadable checkpoint: the spec's errors name what was expected.
     SaccadeError.isInstance(error) ||
-    (error instanceof Error && error.message.startsWith('--agent'))
+    (error instanceof Error && (error.message.startsWith('--agent') || error.message.startsWith('--tool-options')))
   );
 }
 

@@ -29,7 +29,10 @@ describe('saccade tools', () => {
     const output = capture();
     expect((await runCli(['tools', 'list', '--json'], output)).exitCode).toBe(EXIT_SUCCESS);
     const tools = JSON.parse(output.out.join('')) as { name: string; inputSchema: { properties?: Record<string, unknown> } }[];
-    expect(tools.map((tool) => tool.name)).toEqual(['calculator', 'detect', 'geometry', 'image_rotate_tool', 'image_zoom_in_tool', 'ocr', 'search_coordinate']);
+    const names = tools.map((tool) => tool.name);
+    // Sorted by name; the zoom package adds tools of its own as it grows.
+    expect(names).toEqual([...names].sort((x, y) => x.localeCompare(y)));
+    expect(names).toEqual(expect.arrayContaining(['calculator', 'colour_blobs', 'detect', 'geometry', 'image_rotate_tool', 'image_zoom_in_tool', 'ocr', 'remote-model', 'remote-vlm', 'search_coordinate']));
     expect(Object.keys(tools.find((tool) => tool.name === 'image_zoom_in_tool')!.inputSchema.properties ?? {})).toContain('bbox_2d');
   });
 
@@ -48,9 +51,9 @@ describe('saccade tools', () => {
     expect(existsSync(result.images[0]!.file)).toBe(true);
   });
 
-  test('run detect and calculator: JSON results are parsed', async () => {
+  test('run colour_blobs and calculator: JSON results are parsed', async () => {
     const detect = capture();
-    expect((await runCli(['tools', 'run', 'detect', '--image', image], detect)).exitCode).toBe(EXIT_SUCCESS);
+    expect((await runCli(['tools', 'run', 'colour_blobs', '--image', image], detect)).exitCode).toBe(EXIT_SUCCESS);
     const found = JSON.parse(detect.out.join('\n')) as { json: { count: number; detections: { label: string; bbox: number[] }[] } };
     expect(found.json.count).toBe(1);
     expect(found.json.detections[0]).toMatchObject({ label: 'red square' });
@@ -60,8 +63,19 @@ describe('saccade tools', () => {
     expect((JSON.parse(calculator.out.join('\n')) as { text: string }).text).toContain('5');
   });
 
+  test('--tool-options configures detect: its model path reaches the tool', async () => {
+    const output = capture();
+    const missing = join(scratch, 'no-such-detector.onnx');
+    const { exitCode } = await runCli(['tools', 'run', 'detect', '--image', image, '--tool-options', JSON.stringify({ detect: { model: missing } })], output);
+    expect(exitCode).toBe(1);
+    expect(JSON.parse(output.out.join('\n'))).toMatchObject({ ok: false, error: expect.stringContaining(`expected an ONNX detector at ${missing}, could not read it`) });
+  });
+
   test.each([
     [['run', 'telescope'], 'No tool is registered with name "telescope"'],
+    [['run', 'calculator', '--tool-options', '{"calculator": {}}'], '--tool-options: expected settings for a tool that takes them (detect, remote-model, remote-vlm)'],
+    [['list', '--tool-options', '[1]'], '--tool-options: expected an object of settings objects by tool name'],
+    [['run', 'detect', '--tool-options', '{"detect": {"model": "a.onnx", "colour": 1}}'], '--tool-options: detect: expected detect settings'],
     [['run', 'image_zoom_in_tool', '--input', '{bbox'], '--input: expected JSON'],
     [['run', 'image_zoom_in_tool', '--image', '/no/such.png'], '--image: /no/such.png does not exist'],
   ])('%j is a usage error', async (args, message) => {
@@ -86,13 +100,16 @@ describe('tool packages are found through their package.json', () => {
 
   test('the runner offers the tools of its dependencies that declare "saccade": {"tools"}', () => {
     const manifest = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'package.json');
-    expect(findToolPackages(manifest).map(({ name, tools, close }) => ({ name, tools, close }))).toEqual([
-      { name: '@saccade/tool-calculator', tools: ['calculatorTool'], close: undefined },
-      { name: '@saccade/tool-detect', tools: ['detectTool'], close: undefined },
-      { name: '@saccade/tool-geometry', tools: ['geometryTool'], close: undefined },
-      { name: '@saccade/tool-ocr', tools: ['ocrTool'], close: 'closeOcrEngines' },
-      { name: '@saccade/tool-zoom', tools: ['zoomTool', 'pointCropTool', 'rotateTool'], close: undefined },
-    ]);
+    const found = findToolPackages(manifest).map(({ name, tools, close, create }) => ({ name, tools, close, create }));
+    expect(found.map(({ name }) => name)).toEqual(['@saccade/tool-calculator', '@saccade/tool-detect', '@saccade/tool-geometry', '@saccade/tool-ocr', '@saccade/tool-remote', '@saccade/tool-zoom']);
+    expect(found).toEqual(
+      expect.arrayContaining([
+        { name: '@saccade/tool-calculator', tools: ['calculatorTool'], close: undefined, create: undefined },
+        { name: '@saccade/tool-detect', tools: ['detectTool', 'colourBlobsTool'], close: 'closeDetectors', create: { detect: 'createDetectTool' } },
+        { name: '@saccade/tool-ocr', tools: ['ocrTool'], close: 'closeOcrEngines', create: undefined },
+        { name: '@saccade/tool-remote', tools: ['remoteVlmTool', 'remoteModelTool'], close: undefined, create: { 'remote-vlm': 'createRemoteVlmTool', 'remote-model': 'createRemoteModelTool' } },
+      ]),
+    );
   });
 
   test('packages without the field and dependencies that did not install are skipped; a malformed field names the package', () => {

@@ -5,13 +5,14 @@ import { contentHash, loadImage } from '@saccade/image';
 import type { ImageData, Tool } from '@saccade/spec';
 import { imageFileName } from '@saccade/rollout';
 import { Command } from 'commander';
-import { registerBuiltinTools } from '../builtin-tools';
+import { parseToolOptions, registerBuiltinTools, type ToolOptions } from '../builtin-tools';
 import { EXIT_FAILURE, EXIT_SUCCESS, EXIT_USAGE } from '../exit-codes';
 import type { Output } from '../output';
 import { ensureOutputFolder } from '../output-folder';
 import { writeFileAtomic } from '@saccade/runs';
 
 interface RunFlags {
+  toolOptions?: string;
   input: string;
   image: string[];
   out?: string;
@@ -26,8 +27,13 @@ export function toolsCommand(output: Output, setExitCode: (code: number) => void
     .command('list')
     .description('list the registered tools')
     .option('--json', 'print JSON (with each input schema)')
-    .action(async (options: { json?: boolean }) => {
-      const { tools: registered, close } = await registerBuiltinTools();
+    .option('--tool-options <json>', 'settings of tools by name, JSON or @file (see saccade tools run)')
+    .action(async (options: { json?: boolean; toolOptions?: string }) => {
+      const settings = toolOptionsOrUsage(options.toolOptions);
+      if (settings === undefined) return;
+      const registeredTools = await registerOrUsage(settings);
+      if (registeredTools === undefined) return;
+      const { tools: registered, close } = registeredTools;
       await close();
       const rows = [...registered].sort((a, b) => a.name.localeCompare(b.name));
       if (options.json) {
@@ -44,14 +50,42 @@ export function toolsCommand(output: Output, setExitCode: (code: number) => void
     .option('--image <path>', "an image of the episode (repeatable; the first is the original)", (value: string, previous: string[]) => [...previous, value], [])
     .option('--out <folder>', 'write the images of the result into this folder (default: only their size and hash are printed)')
     .option('--timeout <ms>', 'time limit of the call', Number, 30_000)
+    .option('--tool-options <json>', 'settings of tools by name, JSON or @file, e.g. \'{"detect": {"model": "yolo11n.onnx", "labels": "labels.txt"}}\'')
     .action(async (name: string, flags: RunFlags) => {
-      const { close } = await registerBuiltinTools();
+      const settings = toolOptionsOrUsage(flags.toolOptions);
+      if (settings === undefined) return;
+      const registeredTools = await registerOrUsage(settings);
+      if (registeredTools === undefined) return;
+      const { close } = registeredTools;
       try {
         await runOne(name, flags, output, setExitCode);
       } finally {
         await close();
       }
     });
+
+  /** The parsed --tool-options, or undefined after reporting a usage error. */
+  function toolOptionsOrUsage(text: string | undefined): ToolOptions | undefined {
+    try {
+      return parseToolOptions(text);
+    } catch (error) {
+      output.error((error as Error).message);
+      setExitCode(EXIT_USAGE);
+      return undefined;
+    }
+  }
+
+  /** registerBuiltinTools, or undefined after reporting settings for a tool that takes none (a usage error). */
+  async function registerOrUsage(settings: ToolOptions): Promise<Awaited<ReturnType<typeof registerBuiltinTools>> | undefined> {
+    try {
+      return await registerBuiltinTools(settings);
+    } catch (error) {
+      if (!(error instanceof Error) || !error.message.startsWith('--tool-options')) throw error;
+      output.error(error.message);
+      setExitCode(EXIT_USAGE);
+      return undefined;
+    }
+  }
 
   return tools;
 }

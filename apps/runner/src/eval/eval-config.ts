@@ -41,6 +41,8 @@ export const evalConfigSchema = z
     concurrency: z.number().int().positive(),
     /** Tools the agent may call (names of registered tools); the env is wrapped in a ToolUseWrapper. */
     tools: z.array(z.string()).default([]),
+    /** Settings of configurable tools by name (--tool-options): a model file, a server's URL; keys are read from env vars at run time. */
+    toolOptions: z.record(z.string(), z.record(z.string(), z.unknown())).default({}),
     outputFolder: z.string().default('runs'),
   })
   .strict()
