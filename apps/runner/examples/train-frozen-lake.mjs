@@ -1,5 +1,5 @@
 // Trains the tiny preset on FrozenLake for a minute and prints held-out success as it goes.
-// Run after a build: node packages/trainers/examples/train-frozen-lake.mjs
+// Run after a build: node apps/runner/examples/train-frozen-lake.mjs
 import { registerGridEnvs } from '@saccade/env-grid';
 import { VisionLanguageModel } from '@saccade/models';
 import { backendInfo, initTensor } from '@saccade/tensor';

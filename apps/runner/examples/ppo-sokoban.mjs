@@ -2,7 +2,7 @@
 // the solver's demonstrations so that PPO starts from a policy that sometimes succeeds. Evaluates
 // held-out success and mean return on the same seeds before and after PPO, and prints one JSON
 // line with the figures (also written to $PPO_SOKOBAN_OUT when set).
-// Run after a build: node packages/trainers/examples/ppo-sokoban.mjs
+// Run after a build: node apps/runner/examples/ppo-sokoban.mjs
 // Sizes can be changed from the environment: SFT_SECONDS, PPO_SECONDS, PPO_STEPS, PPO_LR, CRITIC_LR,
 // VALUE_WARMUP, EVAL_SEEDS, EPISODES. SFT_CHECKPOINT=<folder>: save the SFT policy there, or start
 // from it when it exists (to compare PPO settings from the same start without redoing SFT).
