@@ -12,8 +12,9 @@ export { RemoteEnv, createRemoteEnv } from './env/create-remote-env';
 export type { RemoteEnvSettings } from './env/create-remote-env';
 
 // Protocol helpers.
-export { VAGEN_ENV_NAMES, resolveEnvConfig } from './env/vagen-env-configs';
+export { VAGEN_CONFIG_NAMES, resolveEnvConfig } from './env/vagen-env-configs';
 export type { ResolvedEnvConfig } from './env/vagen-env-configs';
+export { VAGEN_LAYOUT_FORMATS, VAGEN_PROMPT_FORMATS, vagenPromptFormat } from './env/vagen-prompt-formats';
 export { TRAJECTORY_METRICS, toVagenInfo, toVagenObservation } from './env/vagen-serialisation';
 export type { VagenImage, VagenObservation } from './env/vagen-serialisation';
 export { fromWireObservation, toWireObservation } from './env/wire-observation';

@@ -3,6 +3,7 @@ import { FrozenLakeEnv } from '@saccade/env-grid';
 import type { Env } from '@saccade/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { get, post, request } from '../../test/http';
+import { registerTestEnvs, VAGEN_NAMES } from '../../test/plug-ins';
 import type { SaccadeServer } from '../http/create-http-service';
 import { createEnvServer } from './create-env-server';
 
@@ -25,7 +26,8 @@ let url: string;
 
 beforeAll(async () => {
   registerEnv({ id: 'test/Slow-v1', create: (options: { delayMs?: number }) => slowEnv(options.delayMs ?? 150) }, { override: true });
-  server = createEnvServer({ logger: false, bodyLimit: 256 * 1024 });
+  registerTestEnvs();
+  server = createEnvServer({ logger: false, bodyLimit: 256 * 1024, vagenEnvNames: VAGEN_NAMES });
   url = await server.listen(0);
 });
 
@@ -86,10 +88,15 @@ describe('VAGEN batch protocol', () => {
     expect(active.size).toBe(0);
     for (const id of ids) expect(returns.get(id)!).toBeGreaterThanOrEqual(10.5);
 
-    // A finished episode cannot be stepped; nothing in the batch is touched.
+    // A finished episode is answered in its own result, as VAGEN's service does: done, info.error.
     const after = await post(`${url}/batch/step`, { ids2actions: { 'lake-0': '<think></think><answer>Left</answer>' } });
-    expect(after.status).toBe(409);
-    expect(after.json.error).toContain('its episode ended');
+    expect(after.status).toBe(200);
+    expect(after.json.results['lake-0']).toEqual([
+      { obs_str: '' },
+      0,
+      true,
+      { error: 'Cannot step: its episode ended; reset it first.', llm_raw_response: '<think></think><answer>Left</answer>', metrics: { turn_metrics: {}, traj_metrics: {} } },
+    ]);
 
     expect(await post(`${url}/batch/reward`, { env_ids: ids })).toEqual({ status: 200, json: { rewards: { 'lake-0': 0, 'lake-1': 0, 'lake-2': 0 } } });
     expect((await get(`${url}/health`)).json).toMatchObject({ status: 'ok', active_environments: 3 });
@@ -140,13 +147,14 @@ describe('VAGEN batch protocol', () => {
     expect(badConfig.json.error).toContain('dim_room');
 
     const unknownId = await post(`${url}/batch/step`, { ids2actions: { nobody: 'Up' } });
-    expect(unknownId.status).toBe(404);
-    expect(unknownId.json.error).toContain('"nobody"');
+    expect(unknownId.status).toBe(200);
+    expect(unknownId.json.results.nobody[2]).toBe(true);
+    expect(unknownId.json.results.nobody[3].error).toContain('Unknown environment id "nobody"');
 
     await post(`${url}/environments`, { ids2configs: { fresh: { env_name: 'frozenlake', env_config: {} } } });
     const beforeReset = await post(`${url}/batch/step`, { ids2actions: { fresh: 'Up' } });
-    expect(beforeReset.status).toBe(409);
-    expect(beforeReset.json.error).toContain('never reset');
+    expect(beforeReset.status).toBe(200);
+    expect(beforeReset.json.results.fresh[3].error).toBe('Cannot step: it was never reset; reset it first.');
 
     const huge = await post(`${url}/batch/step`, { ids2actions: { fresh: 'x'.repeat(300 * 1024) } });
     expect(huge.status).toBe(413);
@@ -156,7 +164,7 @@ describe('VAGEN batch protocol', () => {
     await post(`${url}/batch/close`, { env_ids: ['fresh'] });
   });
 
-  it('refuses a second request for an id that is busy (409) and serves the first', async () => {
+  it('answers an id busy with another request in its own result and serves the rest of the batch', async () => {
     await post(`${url}/environments`, { ids2configs: { slow: { env_name: 'test/Slow-v1', env_config: { delayMs: 200 } }, other: { env_name: 'test/Slow-v1', env_config: { delayMs: 0 } } } });
     await post(`${url}/batch/reset`, { ids2seeds: { slow: 0, other: 0 } });
     const [first, second] = await Promise.all([
@@ -165,17 +173,16 @@ describe('VAGEN batch protocol', () => {
     ]);
     expect(first.status).toBe(200);
     expect(first.json.results.slow[1]).toBe(1);
-    expect(second.status).toBe(409);
-    expect(second.json.error).toContain('"slow" is busy');
-    // The refused batch touched nothing: "other" is free and steps.
-    expect((await post(`${url}/batch/step`, { ids2actions: { other: 'b' } })).status).toBe(200);
+    expect(second.status).toBe(200);
+    expect(second.json.results.slow[3].error).toContain('"slow" is busy');
+    expect(second.json.results.other).toEqual([{ obs_str: 'ok' }, 1, false, { metrics: { turn_metrics: {}, traj_metrics: {} }, terminated: false, truncated: false, llm_raw_response: 'b' }]);
     await post(`${url}/batch/close`, { env_ids: ['slow', 'other'] });
   });
 });
 
 describe('limits', () => {
   it('expires idle envs and answers a request past its deadline with 504', async () => {
-    const limited = createEnvServer({ logger: false, idleTimeoutMs: 100, requestTimeoutMs: 50, registerBuiltInEnvs: false });
+    const limited = createEnvServer({ logger: false, idleTimeoutMs: 100, requestTimeoutMs: 50, });
     const base = await limited.listen(0);
     try {
       await post(`${base}/environments`, { ids2configs: { slow: { env_name: 'test/Slow-v1', env_config: { delayMs: 150 } } } });
@@ -185,8 +192,8 @@ describe('limits', () => {
       expect(late.json.error).toContain('50 ms');
       await new Promise((resolve) => setTimeout(resolve, 400));
       const expired = await post(`${base}/batch/step`, { ids2actions: { slow: 'a' } });
-      expect(expired.status).toBe(404);
-      expect(expired.json.error).toContain('expired');
+      expect(expired.status).toBe(200);
+      expect(expired.json.results.slow[3].error).toContain('expired');
     } finally {
       await limited.close();
     }

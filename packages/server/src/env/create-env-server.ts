@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { listEnvs, makeEnv } from '@saccade/core';
-import { registerGridEnvs } from '@saccade/env-grid';
-import { registerProceduralEnvs } from '@saccade/env-procedural';
 import type { Env } from '@saccade/spec';
 import { z } from 'zod';
 import { createHttpService, type SaccadeServer, type ServiceOptions } from '../http/create-http-service';
@@ -9,13 +7,18 @@ import { parseBody } from '../http/parse-body';
 import { ServerRequestError } from '../http/server-request-error';
 import { SessionStore } from '../http/session-store';
 import { withDeadline } from '../http/with-deadline';
-import { resolveEnvConfig, VAGEN_ENV_NAMES } from './vagen-env-configs';
+import { resolveEnvConfig } from './vagen-env-configs';
 import { toVagenInfo, toVagenObservation } from './vagen-serialisation';
 import { toWireObservation } from './wire-observation';
 
 export interface EnvServerOptions extends ServiceOptions {
-  /** Register the grid and procedural envs before serving (default true); other envs: register them yourself. */
-  registerBuiltInEnvs?: boolean;
+  /**
+   * VAGEN env names → registered env ids they create, e.g. `{frozenlake: 'saccade/FrozenLake-v1'}`.
+   * The names `frozenlake`, `sokoban` and `svg` take VAGEN's config keys (VAGEN_CONFIG_NAMES); any
+   * other name takes the env's own options. Every registered id is also served under its id. The
+   * caller registers the envs (core's registry): this package names none.
+   */
+  vagenEnvNames?: Readonly<Record<string, string>>;
   /** Most envs held at once, per API (VAGEN ids, sessions); more are answered 503 (default 4096). */
   maxEnvironments?: number;
 }
@@ -24,6 +27,8 @@ interface HostedEnv {
   env: Env;
   envId: string;
   imagePlaceholder: string;
+  /** A line VAGEN's prompt format adds to the system prompt. */
+  promptNote?: string;
   /** VAGEN ids only: whether `step` may be called (reset done, episode not over). */
   phase: 'created' | 'running' | 'done';
 }
@@ -41,18 +46,19 @@ const resetSessionBody = z.object({ seed: seed.optional(), options: z.record(z.s
 const stepSessionBody = z.object({ action: z.string() });
 const sessionParams = z.object({ sessionId: id });
 
+const withPromptNote = (hosted: HostedEnv) => (hosted.promptNote === undefined ? hosted.env.systemPrompt() : `${hosted.env.systemPrompt()}\n${hosted.promptNote}`);
+
 /**
  * The env service. Two APIs over the same registry:
  * - VAGEN's batch env protocol (`POST /environments`, `/batch/reset|step|reward|system_prompt|close`),
  *   so VAGEN's own client and trainer drive Saccade envs unchanged (REFERENCE §7);
  * - a session API (`/sessions…`) for `createRemoteEnv`, one env per session.
- * Requests naming a busy id are answered 409, unknown ids 404, bad bodies 400, oversized 413.
+ * VAGEN's batch calls answer every id: an unknown, busy or finished id (or an env that throws) gets
+ * its own result with `info.error` and done true, never a refusal of the batch. The session API
+ * answers a busy id 409 and an unknown one 404. Bad bodies are 400, oversized 413.
  */
 export function createEnvServer(options: EnvServerOptions = {}): SaccadeServer {
-  if (options.registerBuiltInEnvs !== false) {
-    registerGridEnvs();
-    registerProceduralEnvs();
-  }
+  const vagenEnvNames = { ...(options.vagenEnvNames ?? {}) };
   const requestTimeoutMs = options.requestTimeoutMs ?? 60_000;
   const maxEntries = options.maxEnvironments ?? 4096;
   const idleTimeoutMs = options.idleTimeoutMs ?? 30 * 60_000;
@@ -74,7 +80,7 @@ export function createEnvServer(options: EnvServerOptions = {}): SaccadeServer {
     requestTimeoutMs,
     errorBody: (_status, message) => ({ error: message }),
     health: () => ({
-      registered_envs: [...Object.keys(VAGEN_ENV_NAMES), ...listEnvs()],
+      registered_envs: [...Object.keys(vagenEnvNames), ...listEnvs()],
       active_environments: environments.size,
       active_sessions: sessions.size,
     }),
@@ -105,7 +111,7 @@ export function createEnvServer(options: EnvServerOptions = {}): SaccadeServer {
     const entries = Object.entries(ids2configs);
     const resolved = entries.map(([envKey, { env_name, env_config }]) => {
       try {
-        return { envKey, envName: env_name, config: resolveEnvConfig(env_name, env_config ?? {}) };
+        return { envKey, envName: env_name, config: resolveEnvConfig(env_name, env_config ?? {}, vagenEnvNames) };
       } catch (error) {
         if (ServerRequestError.isInstance(error)) throw new ServerRequestError({ statusCode: error.statusCode, message: `Environment "${envKey}": ${error.message}` });
         throw error;
@@ -118,7 +124,7 @@ export function createEnvServer(options: EnvServerOptions = {}): SaccadeServer {
       try {
         for (const { envKey, config } of resolved) {
           const env = makeEnv(config.envId, config.options, config.maxTurns === undefined ? {} : { maxTurns: config.maxTurns });
-          created.push({ envKey, hosted: { env, envId: config.envId, imagePlaceholder: config.imagePlaceholder, phase: 'created' } });
+          created.push({ envKey, hosted: { env, envId: config.envId, imagePlaceholder: config.imagePlaceholder, phase: 'created', ...(config.promptNote === undefined ? {} : { promptNote: config.promptNote }) } });
         }
       } catch (error) {
         await Promise.allSettled(created.map(({ hosted }) => hosted.env.close()));
@@ -132,55 +138,91 @@ export function createEnvServer(options: EnvServerOptions = {}): SaccadeServer {
     }, true);
   });
 
+  /**
+   * VAGEN's service never refuses a batch for one env: each id gets its own result, and a per-env
+   * problem (unknown id, busy, never reset, episode over, the env threw) comes back in that env's
+   * `info.error`. Returns the ids this request may work on, locked, and the refusals of the rest.
+   */
+  const lockKnown = (ids: readonly string[], problem: (hosted: HostedEnv) => string | undefined) => {
+    const refused = new Map<string, string>();
+    const usable: string[] = [];
+    for (const envKey of new Set(ids)) {
+      if (!environments.has(envKey)) refused.set(envKey, `Unknown environment id "${envKey.slice(0, 100)}": create it with POST /environments first (it may also have expired after ${idleTimeoutMs} ms idle).`);
+      else if (environments.isBusy(envKey)) refused.set(envKey, `The environment "${envKey.slice(0, 100)}" is busy with another request; expected one request per id at a time.`);
+      else {
+        const reason = problem(environments.get(envKey));
+        if (reason === undefined) usable.push(envKey);
+        else refused.set(envKey, reason);
+      }
+    }
+    return { usable, refused, release: environments.acquire(usable) };
+  };
+  const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+  const errorInfo = (message: string, extra: Record<string, unknown> = {}) => ({ error: message, ...extra, metrics: { turn_metrics: {}, traj_metrics: {} } });
+
   app.post('/batch/reset', async (request) => {
     const { ids2seeds } = parseBody(ids2seedsBody, request.body, '{"ids2seeds": {id: int | null}}');
     const ids = Object.keys(ids2seeds);
-    return locked(environments, ids, `POST /batch/reset (${ids.length} envs)`, async () => {
-      const results = await Promise.all(
-        ids.map(async (envKey) => {
-          const hosted = environments.get(envKey);
-          const envSeed = ids2seeds[envKey];
+    const { usable, refused, release } = lockKnown(ids, () => undefined);
+    const running = Promise.all(
+      usable.map(async (envKey) => {
+        const hosted = environments.get(envKey);
+        const envSeed = ids2seeds[envKey];
+        try {
           const { observation, info } = await hosted.env.reset(envSeed === null || envSeed === undefined ? {} : { seed: envSeed });
           hosted.phase = 'running';
           return [envKey, [toVagenObservation(observation, hosted.imagePlaceholder), toVagenInfo(info)]] as const;
-        }),
-      );
-      return { results: Object.fromEntries(results) };
-    });
+        } catch (error) {
+          hosted.phase = 'done';
+          return [envKey, [{ obs_str: '' }, errorInfo(`Reset failed: ${messageOf(error)}`)]] as const;
+        }
+      }),
+    ).finally(release);
+    const results = await withDeadline(requestTimeoutMs, `POST /batch/reset (${ids.length} envs)`, () => running);
+    const refusedResults = [...refused].map(([envKey, message]) => [envKey, [{ obs_str: '' }, errorInfo(message)]] as const);
+    return { results: Object.fromEntries([...results, ...refusedResults]) };
   });
 
   app.post('/batch/step', async (request) => {
     const { ids2actions } = parseBody(ids2actionsBody, request.body, '{"ids2actions": {id: "the model\'s raw response"}}');
     const ids = Object.keys(ids2actions);
-    return locked(environments, ids, `POST /batch/step (${ids.length} envs)`, async () => {
-      const notRunning = ids.filter((envKey) => environments.get(envKey).phase !== 'running');
-      if (notRunning.length > 0) {
-        const shown = notRunning.slice(0, 5).map((envKey) => `"${envKey}" (${environments.get(envKey).phase === 'done' ? 'its episode ended' : 'never reset'})`);
-        throw new ServerRequestError({ statusCode: 409, message: `Cannot step ${shown.join(', ')}${notRunning.length > 5 ? ` and ${notRunning.length - 5} more` : ''}: expected envs with an episode in progress; reset them first.` });
-      }
-      const results = await Promise.all(
-        ids.map(async (envKey) => {
-          const hosted = environments.get(envKey);
-          const { observation, reward, terminated, truncated, info } = await hosted.env.step(ids2actions[envKey] ?? '');
+    const { usable, refused, release } = lockKnown(ids, (hosted) =>
+      hosted.phase === 'running' ? undefined : hosted.phase === 'done' ? 'Cannot step: its episode ended; reset it first.' : 'Cannot step: it was never reset; reset it first.',
+    );
+    const running = Promise.all(
+      usable.map(async (envKey) => {
+        const hosted = environments.get(envKey);
+        const action = ids2actions[envKey] ?? '';
+        try {
+          const { observation, reward, terminated, truncated, info } = await hosted.env.step(action);
           const done = terminated || truncated;
           if (done) hosted.phase = 'done';
-          return [envKey, [toVagenObservation(observation, hosted.imagePlaceholder), reward, done, { ...toVagenInfo(info), terminated, truncated }]] as const;
-        }),
-      );
-      return { results: Object.fromEntries(results) };
-    });
+          // VAGEN's rollout manager reads the response back from info.llm_raw_response.
+          return [envKey, [toVagenObservation(observation, hosted.imagePlaceholder), reward, done, { ...toVagenInfo(info), terminated, truncated, llm_raw_response: action }]] as const;
+        } catch (error) {
+          hosted.phase = 'done';
+          return [envKey, [{ obs_str: '' }, 0, true, errorInfo(`Step failed: ${messageOf(error)}`, { llm_raw_response: action })]] as const;
+        }
+      }),
+    ).finally(release);
+    const results = await withDeadline(requestTimeoutMs, `POST /batch/step (${ids.length} envs)`, () => running);
+    const refusedResults = [...refused].map(([envKey, message]) => [envKey, [{ obs_str: '' }, 0, true, errorInfo(message, { llm_raw_response: ids2actions[envKey] ?? '' })]] as const);
+    return { results: Object.fromEntries([...results, ...refusedResults]) };
   });
 
   // VAGEN's compute_reward is a reward on top of the step rewards; Saccade envs give all their reward per step.
+  // Unknown ids get 0, as VAGEN's service answers an env it cannot score.
   app.post('/batch/reward', async (request) => {
     const { env_ids } = parseBody(envIdsBody, request.body, '{"env_ids": [id, ...]}');
-    for (const envKey of env_ids) environments.get(envKey);
     return { rewards: Object.fromEntries(env_ids.map((envKey) => [envKey, 0])) };
   });
 
+  // Unknown ids get an empty prompt, as VAGEN's service answers an env it does not hold.
   app.post('/batch/system_prompt', async (request) => {
     const { env_ids } = parseBody(envIdsBody, request.body, '{"env_ids": [id, ...]}');
-    return { system_prompts: Object.fromEntries(env_ids.map((envKey) => [envKey, environments.get(envKey).env.systemPrompt()])) };
+    return {
+      system_prompts: Object.fromEntries(env_ids.map((envKey) => [envKey, environments.has(envKey) ? withPromptNote(environments.get(envKey)) : ''])),
+    };
   });
 
   // Closing is idempotent: ids already closed (or never created) are skipped.

@@ -2,6 +2,7 @@ import { checkEnv } from '@saccade/core';
 import { FrozenLakeEnv } from '@saccade/env-grid';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { get } from '../../test/http';
+import { registerTestEnvs } from '../../test/plug-ins';
 import type { SaccadeServer } from '../http/create-http-service';
 import { createEnvServer } from './create-env-server';
 import { createRemoteEnv } from './create-remote-env';
@@ -10,6 +11,7 @@ let servers: SaccadeServer[];
 let urls: string[];
 
 beforeAll(async () => {
+  registerTestEnvs();
   servers = [createEnvServer({ logger: false }), createEnvServer({ logger: false })];
   urls = await Promise.all(servers.map((server) => server.listen(0)));
 });

@@ -1,14 +1,13 @@
 import { getEnvSpec, listEnvs } from '@saccade/core';
-import { FROZEN_LAKE_ID, SOKOBAN_ID } from '@saccade/env-grid';
-import { SVG_RECONSTRUCTION_ID } from '@saccade/env-procedural';
 import { ServerRequestError } from '../http/server-request-error';
+import { VAGEN_LAYOUT_FORMATS, VAGEN_PROMPT_FORMATS, vagenPromptFormat } from './vagen-prompt-formats';
 
-/** VAGEN's env names and the Saccade envs they create. */
-export const VAGEN_ENV_NAMES: Readonly<Record<string, string>> = {
-  frozenlake: FROZEN_LAKE_ID,
-  sokoban: SOKOBAN_ID,
-  svg: SVG_RECONSTRUCTION_ID,
-};
+/**
+ * VAGEN's env names whose `env_config` keys this service translates (VAGEN's FrozenLake, Sokoban and
+ * SVG config classes). Which registered env each one creates is the caller's choice
+ * (`createEnvServer({vagenEnvNames: {frozenlake: 'saccade/FrozenLake-v1', …}})`): the server names no env.
+ */
+export const VAGEN_CONFIG_NAMES: readonly string[] = ['frozenlake', 'sokoban', 'svg'];
 
 /** What a VAGEN `{env_name, env_config}` becomes. */
 export interface ResolvedEnvConfig {
@@ -20,6 +19,8 @@ export interface ResolvedEnvConfig {
   imagePlaceholder: string;
   /** VAGEN keys accepted and ignored (no Saccade counterpart), for the log. */
   ignoredKeys: string[];
+  /** A line added to the env's system prompt (VAGEN's `*_symbolic` / `*_structured` prompt formats). */
+  promptNote?: string;
 }
 
 type Mapper = (value: unknown, options: Record<string, unknown>) => void;
@@ -42,7 +43,10 @@ const gridKeys: Record<string, Mapper> = {
     if (value !== 'vision' && value !== 'text') throw bad('render_mode', '"vision" or "text"', value);
     options.observation = value;
   },
-  prompt_format: to('format', isString, 'a VAGEN prompt format such as "free_think"', 'prompt_format'),
+  prompt_format: (value, options) => {
+    if (typeof value !== 'string' || !VAGEN_PROMPT_FORMATS.includes(value)) throw bad('prompt_format', `one of ${VAGEN_PROMPT_FORMATS.join(', ')}`, value);
+    options.format = value;
+  },
   max_actions_per_step: to('maxActionsPerTurn', isInteger, 'a positive integer', 'max_actions_per_step'),
   action_sep: to('actionSeparator', (value) => isString(value) && (value as string).length > 0, 'a non-empty string', 'action_sep'),
   format_reward: to('formatReward', isNumber, 'a number', 'format_reward'),
@@ -111,14 +115,14 @@ function maxTurnsOf(config: Record<string, unknown>, fallback: number | null | u
  * Saccade id (`saccade/FrozenLake-v1`) takes Saccade's options as they are. Both accept
  * `max_turns` (default: none for VAGEN names, whose trainer counts turns; the spec's for ids).
  */
-export function resolveEnvConfig(envName: string, config: Record<string, unknown>): ResolvedEnvConfig {
+export function resolveEnvConfig(envName: string, config: Record<string, unknown>, vagenEnvNames: Readonly<Record<string, string>> = {}): ResolvedEnvConfig {
   const imagePlaceholder = placeholderOf(config);
-  const vagenId = VAGEN_ENV_NAMES[envName];
+  const vagenId = Object.hasOwn(vagenEnvNames, envName) ? vagenEnvNames[envName] : undefined;
   if (vagenId === undefined) {
     if (getEnvSpec(envName) === undefined) {
       throw new ServerRequestError({
         statusCode: 400,
-        message: `Unknown env_name "${envName.slice(0, 100)}": expected one of ${[...Object.keys(VAGEN_ENV_NAMES), ...listEnvs()].join(', ')}.`,
+        message: `Unknown env_name "${envName.slice(0, 100)}": expected one of ${[...Object.keys(vagenEnvNames), ...listEnvs()].join(', ')}.`,
       });
     }
     const { image_placeholder: _placeholder, max_turns: _maxTurns, ...options } = config;
@@ -135,5 +139,17 @@ export function resolveEnvConfig(envName: string, config: Record<string, unknown
     else if (ignored.has(key)) ignoredKeys.push(key);
     else options[key] = value;
   }
-  return { envId: vagenId, options, maxTurns: maxTurnsOf(config, null), imagePlaceholder, ignoredKeys };
+  let promptNote: string | undefined;
+  if ((envName === 'frozenlake' || envName === 'sokoban') && typeof options.format === 'string' && !VAGEN_LAYOUT_FORMATS.includes(options.format)) {
+    const variant = vagenPromptFormat(envName, options.format);
+    if (variant !== undefined) {
+      // The local judge scores relations in words; a grid or a position dictionary it cannot read.
+      if (options.visualReasoningReward === true) {
+        throw bad('use_state_reward', `false with prompt_format "${options.format}" (the state reward here reads relations written in words: use grounding, worldmodeling or grounding_worldmodeling)`, true);
+      }
+      options.format = variant.base;
+      promptNote = variant.note;
+    }
+  }
+  return { envId: vagenId, options, maxTurns: maxTurnsOf(config, null), imagePlaceholder, ignoredKeys, ...(promptNote === undefined ? {} : { promptNote }) };
 }

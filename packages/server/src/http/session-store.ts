@@ -47,6 +47,11 @@ export class SessionStore<VALUE> {
     return this.#entries.has(id);
   }
 
+  /** Whether a request holds `id` now. */
+  isBusy(id: string): boolean {
+    return this.#locked.has(id);
+  }
+
   ids(): string[] {
     return [...this.#entries.keys()];
   }

@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { get, post } from '../../test/http';
+import { TEST_TOOLS } from '../../test/plug-ins';
 import type { SaccadeServer } from '../http/create-http-service';
 import { createToolServer } from './create-tool-server';
 
@@ -22,7 +23,7 @@ beforeAll(async () => {
     .png()
     .toBuffer();
   original = `data:image/png;base64,${png.toString('base64')}`;
-  server = createToolServer({ logger: false, bodyLimit: 2 * 1024 * 1024 });
+  server = createToolServer({ logger: false, bodyLimit: 2 * 1024 * 1024, tools: TEST_TOOLS });
   url = await server.listen(0);
 });
 

@@ -1,5 +1,4 @@
 import { extractTagContent, listTools, ToolUseWrapper } from '@saccade/core';
-import { pointCropTool, rotateTool, zoomTool } from '@saccade/tool-zoom';
 import type { Env, ImageData, StepResult, Tool } from '@saccade/spec';
 import { z } from 'zod';
 import { createHttpService, type SaccadeServer, type ServiceOptions } from '../http/create-http-service';
@@ -9,7 +8,7 @@ import { SessionStore } from '../http/session-store';
 import { withDeadline } from '../http/with-deadline';
 
 export interface ToolServerOptions extends ServiceOptions {
-  /** Tools the model may call, or names of registered tools (default: zoom, point crop, rotate and every registered tool). */
+  /** Tools the model may call, or names of registered tools (default: every registered tool). The caller picks them: this package names none. */
   tools?: ReadonlyArray<Tool | string>;
   /** Tool calls per trajectory; later ones are refused with a message (default 10). */
   maxToolCalls?: number;
@@ -96,7 +95,7 @@ function originalImages(extra: Record<string, unknown> | null | undefined, index
 export function createToolServer(options: ToolServerOptions = {}): SaccadeServer {
   const requestTimeoutMs = options.requestTimeoutMs ?? 120_000;
   const tools = new Map<string, Tool | string>();
-  for (const tool of options.tools ?? [zoomTool, pointCropTool, rotateTool, ...listTools()]) {
+  for (const tool of options.tools ?? listTools()) {
     const name = typeof tool === 'string' ? tool : tool.name;
     if (!tools.has(name)) tools.set(name, tool);
   }
