@@ -15,6 +15,10 @@ test('saccade serve env answers /health, and SIGTERM stops it cleanly', { timeou
   expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
   const response = await fetch(`${url}/health`);
   expect(response.status).toBe(200);
+  // The runner passes VAGEN's names and the built-in envs to the service.
+  const health = (await response.json()) as { registered_envs: string[] };
+  expect(health.registered_envs.slice(0, 3)).toEqual(['frozenlake', 'sokoban', 'svg']);
+  expect(health.registered_envs).toContain('saccade/FrozenLake-v1');
   child.kill('SIGTERM');
   expect(await exited).toBe(0);
 });

@@ -3,6 +3,7 @@ import type { Message } from '@saccade/spec';
 import { initTensor } from '@saccade/tensor';
 import { createEnvServer, createModelServer, createToolServer, type SaccadeServer } from '@saccade/server';
 import { Command } from 'commander';
+import { VAGEN_ENV_NAMES } from '../builtin-envs';
 import { parseToolOptions, registerBuiltinTools, type ToolOptions } from '../builtin-tools';
 import { readTrainedRun } from '../trained-run';
 import { EXIT_SUCCESS, EXIT_USAGE } from '../exit-codes';
@@ -56,7 +57,7 @@ export function serveCommand(output: Output, setExitCode: (code: number) => void
   };
 
   common(serve.command('env').description("every registered env, over VAGEN's batch env protocol and Saccade's session API")).action(
-    (flags: ServeFlags) => run(async () => createEnvServer({ logger }), flags, 'env service'),
+    (flags: ServeFlags) => run(async () => createEnvServer({ logger, vagenEnvNames: VAGEN_ENV_NAMES }), flags, 'env service'),
   );
   common(serve.command('tools').description("the built-in tools, over verl-tool's /get_observation protocol"))
     .option('--tool-options <json>', 'settings of tools by name, JSON or @file, e.g. \'{"detect": {"model": "yolo11n.onnx"}}\'')
