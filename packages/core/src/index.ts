@@ -38,7 +38,9 @@ export type { Rng } from './random/create-rng';
 export { DEFAULT_BAD_ACTIONS, assertEnv, checkEnv } from './check/check-env';
 export type { CheckEnvOptions, CheckEnvReport, EnvFactory } from './check/check-env';
 export { countImagePlaceholders } from './check/count-image-placeholders';
-export { describeInvalidImage, detectImageMediaType, isImageData } from './check/detect-image-media-type';
+export { describeInvalidImage, isImageData } from './check/detect-image-media-type';
+// The one media-type sniffer lives in spec (dependency-free, so image can use it too); re-exported here.
+export { detectImageMediaType } from '@saccade/spec';
 
 // Trajectories.
 export { trajectorySuccess } from './trajectory/trajectory-success';

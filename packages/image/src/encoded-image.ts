@@ -3,7 +3,7 @@ export type ImageMediaType = 'image/png' | 'image/jpeg' | 'image/webp';
 
 /**
  * An encoded image as `@saccade/spec` passes it: the file's bytes and their media type. Declared
- * here structurally (not imported from spec) so that image stays a leaf; the two are assignable
+ * here structurally (image takes only the dependency-free sniffer from spec); the two are assignable
  * both ways.
  */
 export interface EncodedImage {

@@ -1,12 +1,8 @@
+import { detectImageMediaType } from '@saccade/spec';
 import type { ImageMediaType } from './encoded-image.js';
 
-/** The media type the file's magic bytes announce, when it is PNG, JPEG or WebP. */
-export function sniffMediaType(bytes: Uint8Array): ImageMediaType | undefined {
-  if (startsWith(bytes, PNG_SIGNATURE)) return 'image/png';
-  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
-  if (ascii(bytes, 0, 4) === 'RIFF' && ascii(bytes, 8, 12) === 'WEBP') return 'image/webp';
-  return undefined;
-}
+/** The media type the file's magic bytes announce (PNG, JPEG, WebP): spec's `detectImageMediaType`. */
+export const sniffMediaType: (bytes: Uint8Array) => ImageMediaType | undefined = detectImageMediaType;
 
 /** A short human description of bytes that are not an image we read, for error messages. */
 export function describeBytes(bytes: Uint8Array): string {

@@ -1,11 +1,11 @@
-import { ConformanceError, type Env } from '@saccade/spec';
+import { ConformanceError, detectImageMediaType, type Env } from '@saccade/spec';
 import { describe, expect, test } from 'vitest';
 import { GuessNumberEnv, RED_PIXEL_PNG } from '../__fixtures__/guess-number-env';
 import { OrderEnforcing } from '../wrappers/order-enforcing';
 import { TimeLimit } from '../wrappers/time-limit';
 import { assertEnv, checkEnv } from './check-env';
 import { countImagePlaceholders } from './count-image-placeholders';
-import { describeInvalidImage, detectImageMediaType, isImageData } from './detect-image-media-type';
+import { describeInvalidImage, isImageData } from './detect-image-media-type';
 
 const actions = ['<answer>10</answer>', '<answer>5</answer>', '<answer>15</answer>'];
 

@@ -1,25 +1,4 @@
-import type { ImageData, ImageMediaType } from '@saccade/spec';
-
-/** The media type that an image's magic bytes announce (PNG, JPEG, WebP), or `undefined`. */
-export function detectImageMediaType(bytes: Uint8Array): ImageMediaType | undefined {
-  const at = (i: number) => bytes[i];
-  if (
-    bytes.length >= 8 &&
-    at(0) === 0x89 && at(1) === 0x50 && at(2) === 0x4e && at(3) === 0x47 &&
-    at(4) === 0x0d && at(5) === 0x0a && at(6) === 0x1a && at(7) === 0x0a
-  ) {
-    return 'image/png';
-  }
-  if (bytes.length >= 3 && at(0) === 0xff && at(1) === 0xd8 && at(2) === 0xff) return 'image/jpeg';
-  if (
-    bytes.length >= 12 &&
-    at(0) === 0x52 && at(1) === 0x49 && at(2) === 0x46 && at(3) === 0x46 && // RIFF
-    at(8) === 0x57 && at(9) === 0x45 && at(10) === 0x42 && at(11) === 0x50 // WEBP
-  ) {
-    return 'image/webp';
-  }
-  return undefined;
-}
+import { detectImageMediaType, type ImageData } from '@saccade/spec';
 
 const MEDIA_TYPES: readonly string[] = ['image/png', 'image/jpeg', 'image/webp'];
 
