@@ -22,8 +22,8 @@ export {
   singleTurnSystemPrompt,
 } from './setup/prompts';
 export { targetBoxOf } from './setup/target-box';
-export { playGroundedEpisode } from './setup/play-grounded-episode';
-export type { PlayedGroundedEpisode, PlayGroundedEpisodeOptions } from './setup/play-grounded-episode';
+export { GROUNDED_STOP, playGroundedEpisode, playGroundedEpisodes } from './setup/play-grounded-episode';
+export type { PlayedGroundedEpisode, PlayGroundedEpisodeOptions, PlayGroundedEpisodesOptions } from './setup/play-grounded-episode';
 export {
   GROUNDED_GUI_GROUNDING_ID,
   GROUNDED_SEARCH_ID,

@@ -8,7 +8,7 @@ import { correctRollouts, linearizeTree } from '../search/linearize-tree';
 import { runMcts, type MctsSettings } from '../search/mcts';
 import { writeTreeFile } from '../search/tree-file';
 import { GroundedSearchEnv } from '../setup/grounded-search-env';
-import { playGroundedEpisode } from '../setup/play-grounded-episode';
+import { playGroundedEpisodes } from '../setup/play-grounded-episode';
 import type { CropSettings, PointCropPresetName } from '../setup/crop-presets';
 import { writeSftFile, type SftForm, type SftMethod, type SftRecord } from '../sft/sft-file';
 import { sampleSingleTurn } from './best-of-n';
@@ -100,14 +100,14 @@ export async function generateSftData(options: GenerateSftDataOptions): Promise<
       let treeFile: string | undefined;
       const base = { taskId: task.id, dataset: task.dataset, method, form };
       if (method === 'best-of-n' && env !== undefined) {
-        for (let sample = 0; sample < n; sample++) {
-          const played = await playGroundedEpisode(env, agent, { taskIndex: index, temperature, ...tokenLimit, ...(signal ? { signal } : {}) });
+        const episodes = await playGroundedEpisodes(env, agent, { taskIndex: index, count: n, temperature, ...tokenLimit, ...(signal ? { signal } : {}) });
+        episodes.forEach((played, sample) => {
           const signals = played.final.info.signals as { accuracy?: number; format?: number } | undefined;
-          if (signals?.accuracy !== 1 || signals.format !== 1) continue;
+          if (signals?.accuracy !== 1 || signals.format !== 1) return;
           correct++;
           const answer = String(played.final.info.prediction ?? '');
           candidates.push({ ...base, id: `${task.id}-best-of-n-${sample}`, messages: played.messages, images: played.images, answer, metadata: { reward: played.final.reward, crops: played.images.length - 1 } });
-        }
+        });
       } else if (method === 'best-of-n') {
         const samples = await sampleSingleTurn(agent, prepared, { n, temperature, ...tokenLimit, ...(signal ? { signal } : {}) });
         samples.forEach((sample, position) => {

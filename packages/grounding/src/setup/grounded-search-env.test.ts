@@ -1,14 +1,14 @@
 import { rmSync } from 'node:fs';
 import { checkEnv, makeEnv, type EnvWrapper } from '@saccade/core';
 import { decodeImage } from '@saccade/image';
-import type { StepResult } from '@saccade/spec';
+import { InvalidArgumentError, InvalidStateError, type StepResult } from '@saccade/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { screenSpotFile, squareTask } from '../../test/scenes';
 import { TaskLookup } from '../agents/task-lookup';
 import { createNoisyGroundingAgent } from '../agents/noisy-grounding-agent';
 import { FORCED_ANSWER_PREFIX } from './prompts';
 import { GroundedSearchEnv } from './grounded-search-env';
-import { playGroundedEpisode } from './play-grounded-episode';
+import { playGroundedEpisode, playGroundedEpisodes } from './play-grounded-episode';
 import { GROUNDED_GUI_GROUNDING_ID, GROUNDED_SEARCH_ID, GROUNDED_VISUAL_SEARCH_ID, registerGroundingEnvs } from './register-grounding-envs';
 
 const crop = (x: number, y: number, think = 'I look closer.') => `<think>${think}</think>\n<tool_call>\n{"name": "search_coordinate", "arguments": {"coordinate": [${x}, ${y}]}}\n</tool_call>`;
@@ -147,5 +147,23 @@ describe('conformance and episodes', () => {
     expect(played.messages.map((message) => message.role)).toEqual(['system', 'user', 'assistant', 'user', 'assistant', 'user', 'assistant', 'user', 'assistant', 'user', 'assistant']);
     expect(played.final.info.metrics).toMatchObject({ format_correct: true, crops: 4 });
     expect(played.generations).toBe(5);
+  });
+
+  it('plays n episodes as a loop of single episodes would, leaves the env open and throws errors as they came', async () => {
+    const task = await squareTask('square-1', 400, 300);
+    const lookup = await TaskLookup.fromTasks([task]);
+    const env = new GroundedSearchEnv({ tasks: [task] });
+    const group = await playGroundedEpisodes(env, createNoisyGroundingAgent({ lookup, seed: 9 }), { taskIndex: 0, count: 4 });
+    const single = createNoisyGroundingAgent({ lookup, seed: 9 });
+    const loop = [];
+    for (let sample = 0; sample < 4; sample++) loop.push(await playGroundedEpisode(env, single, { taskIndex: 0 }));
+    expect(group.map((played) => played.responses)).toEqual(loop.map((played) => played.responses));
+    expect(group.map((played) => played.messages)).toEqual(loop.map((played) => played.messages));
+    expect(group.map((played) => played.images.length)).toEqual(loop.map((played) => played.images.length));
+    expect(group.map((played) => played.final.reward)).toEqual(loop.map((played) => played.final.reward));
+    // The env is still usable, and an error is the env's or the agent's own.
+    await expect(playGroundedEpisode(env, single, { taskIndex: 3 })).rejects.toThrow(InvalidArgumentError);
+    const stranger = createNoisyGroundingAgent({ lookup: () => undefined });
+    await expect(playGroundedEpisode(env, stranger, { taskIndex: 0 })).rejects.toThrow(InvalidStateError);
   });
 });
