@@ -1,22 +1,13 @@
-import { buildMessages, type HistoryTurn, type MockAgent } from '@saccade/agents';
+import type { MockAgent } from '@saccade/agents';
+import { runRollouts, trajectorySteps } from '@saccade/rollout';
 import type { Env, ImageData, Message, StepResult } from '@saccade/spec';
 
-/** Plays one episode: the agent sees real chat messages (system prompt, history, images). */
+/** Plays one episode through the rollout manager (the agent sees real chat messages: system prompt, history, images); the env's step results. */
 export async function runEpisode(env: Env, agent: MockAgent, seed = 0, maxTurns = 10): Promise<StepResult[]> {
-  let { observation } = await env.reset({ seed });
-  const history: HistoryTurn[] = [];
-  const steps: StepResult[] = [];
-  for (let turn = 0; turn < maxTurns; turn++) {
-    const messages = buildMessages({ systemPrompt: env.systemPrompt(), history, observation });
-    const { outputs } = await agent.act({ messages });
-    const action = outputs[0]!.text;
-    const step = await env.step(action);
-    steps.push(step);
-    history.push({ observation, action });
-    observation = step.observation;
-    if (step.terminated || step.truncated) break;
-  }
-  return steps;
+  const { trajectories, images } = await runRollouts({ agent, prompts: [{ envId: env.id, seed }], createEnv: () => env, maxTurns });
+  const [trajectory] = trajectories;
+  if (trajectory?.error !== undefined) throw new Error(`The episode failed: ${trajectory.error.name}: ${trajectory.error.message}`);
+  return trajectorySteps(trajectory!, images);
 }
 
 /** The text and images of the last user message. */
