@@ -84,3 +84,60 @@ it('refuses unknown models, streaming, remote images, bad bodies and too-long pr
   expect(long.json.error.code).toBe('context_length_exceeded');
   expect((await get(`${url}/health`)).json).toMatchObject({ status: 'ok', loaded: true });
 });
+
+/** A PNG whose header declares `width` × `height` (8-bit grey) over a few bytes of image data. */
+function declaredPng(width: number, height: number): Buffer {
+  const crcTable = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc = (bytes: Buffer) => {
+    let c = 0xffffffff;
+    for (const byte of bytes) c = crcTable[(c ^ byte) & 0xff]! ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const check = Buffer.alloc(4);
+    check.writeUInt32BE(crc(body));
+    return Buffer.concat([length, body, check]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 0, 0, 0, 0], 8);
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', Buffer.from([0x78, 0x9c, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01])), chunk('IEND', Buffer.alloc(0))]);
+}
+
+it('answers an image that declares 20000 × 20000 pixels (a decompression bomb) with 400, and keeps serving', async () => {
+  const bomb = `data:image/png;base64,${declaredPng(20_000, 20_000).toString('base64')}`;
+  const response = await post(`${url}/v1/chat/completions`, { model: 'tiny-vlm', messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: bomb } }] }] });
+  expect(response.status).toBe(400);
+  expect(response.json.error.code).toBe('invalid_image');
+  expect(response.json.error.message).toMatch(/^Image 1 of the messages could not be decoded: .*pixel limit/);
+  expect((await post(`${url}/v1/chat/completions`, { model: 'tiny-vlm', messages: messages(), max_tokens: 2 })).status).toBe(200);
+});
+
+it('generates off the event loop: /health answers during generation and requests past the queue get 503', async () => {
+  const busy = createModelServer({ preset: 'tiny', modelName: 'tiny-vlm', logger: false, maxQueue: 2 });
+  const base = await busy.listen(0);
+  try {
+    const body = { model: 'tiny-vlm', messages: messages(), max_tokens: 64, n: 8, temperature: 1, seed: 3 };
+    const first = post(`${base}/v1/chat/completions`, body);
+    const second = post(`${base}/v1/chat/completions`, body);
+    // Wait until both are queued on the generation thread.
+    for (let tries = 0; tries < 200 && (await get(`${base}/health`)).json.queued < 2; tries++) await new Promise((resolve) => setTimeout(resolve, 5));
+    const health = await get(`${base}/health`);
+    expect(health.json).toMatchObject({ status: 'ok', queued: 2 });
+    const refused = await post(`${base}/v1/chat/completions`, body);
+    expect(refused.status).toBe(503);
+    expect(refused.json.error).toMatchObject({ type: 'server_error', message: 'The model server is busy: 2 requests are queued (limit 2); retry later.' });
+    expect((await first).status).toBe(200);
+    expect((await second).status).toBe(200);
+  } finally {
+    await busy.close();
+  }
+});

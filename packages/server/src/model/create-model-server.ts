@@ -6,6 +6,7 @@ import { createHttpService, type SaccadeServer, type ServiceOptions } from '../h
 import { parseBody } from '../http/parse-body';
 import { ServerRequestError } from '../http/server-request-error';
 import { withDeadline } from '../http/with-deadline';
+import { GenerationThread } from './generation-thread';
 import { CHAT_REQUEST_SHAPE, chatCompletionRequestSchema, toSpecMessages } from './chat-completion-request';
 
 export interface ModelServerOptions extends ServiceOptions {
@@ -53,8 +54,10 @@ function cutAtStop(text: string, stop: readonly string[]): { text: string; stop:
  * An OpenAI-compatible server over the built-in model: `POST /v1/chat/completions` (text and
  * data-URL images, `n`, `temperature`, `top_p`, `max_tokens`, `stop`, `seed`, `logprobs`) and
  * `GET /v1/models`, so `createOpenAICompatibleAgent`, verl-tool, VAGEN or any OpenAI client can
- * talk to it. Requests run one at a time (the model takes the process's tensor backend), queued;
- * streaming is not offered (400).
+ * talk to it. Generation runs on a worker thread, one request at a time, queued: the event loop
+ * stays free, so `/health` answers during generation and requests past `maxQueue` get 503 at once.
+ * An image that does not decode (or declares more pixels than the decoder takes) is a 400.
+ * Streaming is not offered (400).
  */
 export function createModelServer(options: ModelServerOptions = {}): SaccadeServer {
   const modelName = options.modelName ?? 'saccade-small-vlm';
@@ -66,6 +69,7 @@ export function createModelServer(options: ModelServerOptions = {}): SaccadeServ
   let nextSeed = options.seed ?? 0;
   let queue: Promise<unknown> = Promise.resolve();
   let waiting = 0;
+  let thread: GenerationThread | undefined;
 
   const server = createHttpService({
     ...options,
@@ -78,12 +82,16 @@ export function createModelServer(options: ModelServerOptions = {}): SaccadeServ
     health: () => ({ model: modelName, loaded: model !== undefined, queued: waiting }),
     prepare: async () => {
       await initTensor();
-      if (model !== undefined) return;
-      model = options.checkpoint !== undefined ? (await loadCheckpoint(options.checkpoint)).model : VisionLanguageModel.create({ preset: options.preset ?? 'small' });
-      owned = true;
+      if (model === undefined) {
+        model = options.checkpoint !== undefined ? (await loadCheckpoint(options.checkpoint)).model : VisionLanguageModel.create({ preset: options.preset ?? 'small' });
+        owned = true;
+      }
+      thread ??= await GenerationThread.start(model);
     },
     shutdown: async () => {
       await queue.catch(() => undefined);
+      await thread?.close();
+      thread = undefined;
       if (owned) model?.dispose();
       model = undefined;
     },
@@ -105,7 +113,8 @@ export function createModelServer(options: ModelServerOptions = {}): SaccadeServ
     }
     if (body.stream === true) throw new ServerRequestError({ statusCode: 400, code: 'unsupported_parameter', message: 'stream: true is not supported by this server; expected stream to be false or absent.' });
     const current = model;
-    if (current === undefined) throw new InvalidStateError({ operation: 'chat completion', expected: 'a loaded model', actual: 'the server is starting or closing' });
+    const generator = thread;
+    if (current === undefined || generator === undefined) throw new InvalidStateError({ operation: 'chat completion', expected: 'a loaded model', actual: 'the server is starting or closing' });
     const messages = options.prepareMessages ? options.prepareMessages(toSpecMessages(body.messages)) : toSpecMessages(body.messages);
     const { tokenizer, config } = current;
     const sequence = applyChatTemplate(tokenizer, messages, { imageTokens: imageTokenCount(config), addGenerationPrompt: true });
@@ -116,17 +125,28 @@ export function createModelServer(options: ModelServerOptions = {}): SaccadeServ
         message: `This model's maximum context length is ${config.maxSequenceLength} tokens; the messages take ${sequence.tokens.length} tokens, leaving none to generate. Shorten the messages.`,
       });
     }
-    const images = await Promise.all(sequence.images.map((image) => decodeImageData(image, config.imageSize)));
+    if (waiting >= maxQueue) throw new ServerRequestError({ statusCode: 503, message: `The model server is busy: ${waiting} requests are queued (limit ${maxQueue}); retry later.` });
+    // A client's image that does not decode (corrupt, or a header declaring more pixels than the
+    // decoder takes, a decompression bomb) is the request's fault: 400, never a 500.
+    const images = await Promise.all(
+      sequence.images.map(async (image, index) => {
+        try {
+          return await decodeImageData(image, config.imageSize);
+        } catch (error) {
+          throw new ServerRequestError({ statusCode: 400, code: 'invalid_image', message: `Image ${index + 1} of the messages could not be decoded: ${error instanceof Error ? error.message : String(error)}.` });
+        }
+      }),
+    );
     const stop = body.stop === undefined || body.stop === null ? [] : typeof body.stop === 'string' ? [body.stop] : body.stop;
     const n = body.n ?? 1;
     const seed = body.seed ?? nextSeed++;
     if (waiting >= maxQueue) throw new ServerRequestError({ statusCode: 503, message: `The model server is busy: ${waiting} requests are queued (limit ${maxQueue}); retry later.` });
     waiting += 1;
     const samples = await withDeadline(requestTimeoutMs, 'The chat completion', (signal) => {
-      // One generation at a time: the model and its backend are shared; the queue keeps order.
+      // One generation at a time, on the generation thread; the queue keeps order.
       const run = queue.then(() => {
         signal.throwIfAborted();
-        return current.generate({
+        return generator.generate({
           prompts: [{ tokens: sequence.tokens, images }],
           n,
           temperature: body.temperature ?? 1,
