@@ -51,7 +51,10 @@ describe('calculator', () => {
   });
 
   it('an expression that exhausts memory fails instead of ending the process', async () => {
-    expect(await calc('format(1, 1e9)')).toMatchObject({ ok: false, kind: 'failed', message: `"calculator" failed: the expression needed more than the calculator's 128 MB of memory and was stopped` });
+    const result = await calc('format(1, 1e9)');
+    expect(result).toMatchObject({ ok: false, kind: 'failed' });
+    // On a loaded machine the garbage collector's last attempts can outlast the 5 s limit: either limit is a stop.
+    expect(result.ok ? '' : result.message).toMatch(/^"calculator" failed: the expression (needed more than the calculator's 128 MB of memory|did not finish within 5000 ms) and was stopped$/);
     expect(await calc('1 + 1')).toMatchObject({ ok: true, result: { text: '2' } });
   });
 
