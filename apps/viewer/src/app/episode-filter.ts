@@ -20,7 +20,7 @@ export function filterEpisodes(episodes: readonly EpisodeSummary[], filter: Epis
     if (filter.outcome === 'success' && !episode.success) return false;
     if (filter.outcome === 'failure' && episode.success) return false;
     if (filter.outcome === 'error' && !episode.failed) return false;
-    if (filter.family !== '' && episode.family !== filter.family && episode.envId !== filter.family) return false;
+    if (filter.family !== '' && (episode.family ?? episode.envId) !== filter.family && episode.envId !== filter.family) return false;
     if (seed !== undefined && episode.seed !== seed) return false;
     if (filter.tool !== '' && !(filter.tool === '(none)' ? episode.tools.length === 0 : episode.tools.includes(filter.tool))) return false;
     if (min !== undefined && !(episode.totalReward >= min)) return false;

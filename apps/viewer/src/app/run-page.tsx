@@ -60,7 +60,7 @@ export function RunPage({ run, episodeId }: { run: string; episodeId: string | u
   }, [run, query, episodes.length]);
 
   const shown = useMemo(() => filterEpisodes(episodes, filter, matches), [episodes, filter, matches]);
-  const families = useMemo(() => [...new Set(episodes.map((episode) => episode.family))].sort(), [episodes]);
+  const families = useMemo(() => [...new Set(episodes.map((episode) => episode.family ?? episode.envId))].sort(), [episodes]);
   const tools = useMemo(() => [...new Set(episodes.flatMap((episode) => episode.tools))].sort(), [episodes]);
   const position = shown.findIndex((episode) => episode.id === episodeId);
 

@@ -14,8 +14,6 @@ export interface EpisodeSummary {
   seed: number | null;
   agentId: string;
   groupId?: string;
-  /** The trajectory file, relative to the run folder. */
-  file: string;
   success: boolean;
   /** Stopped on an error (agent or env). */
   failed: boolean;
@@ -26,8 +24,8 @@ export interface EpisodeSummary {
   toolCalls: number;
   terminated: boolean;
   truncated: boolean;
-  /** Task family when the env reports one (`info.family`, `metadata.family`), else the env id. */
-  family: string;
+  /** Task family when the env reports one (`info.family`, `metadata.family`); absent: the env id is the family. */
+  family?: string;
   /** The training step the episode was played for, when known. */
   step?: number;
 }
@@ -58,6 +56,10 @@ export interface MetricsRowOut {
 
 interface StoredEpisode {
   summary: EpisodeSummary;
+  /** The trajectory file, relative to the run folder. */
+  file: string;
+  /** The summary as JSON, made once: a 10,000-episode list is sent by joining these. */
+  json: string;
   /** Byte range of its line in the file. */
   offset: number;
   length: number;
@@ -146,6 +148,11 @@ export class RunIndex {
     return this.#episodes.slice(after).map((episode) => episode.summary);
   }
 
+  /** `episodes(after)` as a JSON array, from the summaries' JSON made when they were read. */
+  episodesJson(after = 0): string {
+    return `[${this.#episodes.slice(after).map((episode) => episode.json).join(',')}]`;
+  }
+
   get episodeCount(): number {
     return this.#episodes.length;
   }
@@ -171,7 +178,7 @@ export class RunIndex {
   async trajectory(id: string): Promise<{ trajectory: Trajectory; summary: EpisodeSummary } | undefined> {
     const episode = this.#byId.get(id);
     if (episode === undefined) return undefined;
-    const handle = await open(join(this.path, episode.summary.file), 'r');
+    const handle = await open(join(this.path, episode.file), 'r');
     try {
       const buffer = Buffer.alloc(episode.length);
       await handle.read(buffer, 0, episode.length, episode.offset);
@@ -222,7 +229,6 @@ export class RunIndex {
       envId: trajectory.envId,
       seed: trajectory.seed,
       agentId: trajectory.agentId,
-      file,
       success,
       failed: trajectory.error !== undefined,
       totalReward: trajectory.totalReward,
@@ -231,12 +237,12 @@ export class RunIndex {
       toolCalls,
       terminated: trajectory.terminated,
       truncated: trajectory.truncated,
-      family: family ?? trajectory.envId,
     };
+    if (family !== undefined && family !== trajectory.envId) summary.family = family;
     if (trajectory.groupId !== undefined) summary.groupId = trajectory.groupId;
     const step = trajectory.metadata?.step;
     if (typeof step === 'number') summary.step = step;
-    const stored: StoredEpisode = { summary, offset, length, text: texts.join('\n') };
+    const stored: StoredEpisode = { summary, file, json: JSON.stringify(summary), offset, length, text: texts.join('\n') };
     this.#episodes.push(stored);
     this.#byId.set(summary.id, stored);
     if (success) this.#successes++;

@@ -93,7 +93,8 @@ export async function startViewer(options: StartViewerOptions): Promise<Viewer> 
     }
     if (rest[0] === 'episodes' && rest.length === 1) {
       const after = count(url.searchParams.get('after'));
-      return sendJson(response, 200, { total: index.episodeCount, info: index.info(), episodes: index.episodes(after) });
+      const head = JSON.stringify({ total: index.episodeCount, info: index.info() });
+      return sendJsonText(response, 200, `${head.slice(0, -1)},"episodes":${index.episodesJson(after)}}`);
     }
     if (rest[0] === 'episodes' && rest.length >= 2) {
       const found = await index.trajectory(rest[1]!);
@@ -137,7 +138,10 @@ function count(value: string | null): number {
 }
 
 function sendJson(response: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
+  sendJsonText(response, status, JSON.stringify(body));
+}
+
+function sendJsonText(response: ServerResponse, status: number, text: string): void {
   response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
   response.end(text);
 }
