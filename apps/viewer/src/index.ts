@@ -4,3 +4,5 @@ export { RunIndex, findRunFolders, wilsonInterval } from './server/run-index';
 export type { EpisodeSummary, MetricsRowOut, RunInfo } from './server/run-index';
 export { episodeTokens, groupAdvantage } from './server/episode-tokens';
 export type { EpisodeTokens } from './server/episode-tokens';
+export { hasTreeFiles, listTrees } from './server/mcts-trees';
+export type { TreeSummary } from './server/mcts-trees';

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startViewer, type Viewer } from '../src/index';
 import { launchChromium } from './browser';
 import { IMAGE, makeRun, zoomBoxOf, type TestRun } from './make-run';
+import { writeMctsTree } from './mcts-tree';
 
 const appDirectory = fileURLToPath(new URL('../dist/app', import.meta.url));
 /** Screenshots are test artifacts (docs/viewer.md shows them). */
@@ -113,5 +114,16 @@ describe('saccade view in Chromium', () => {
     await page.getByRole('button', { name: /curves/ }).click();
     await expect.poll(() => page.getByTestId('chart').count()).toBe(1);
     await page.screenshot({ path: join(artifacts, 'curves.png') });
+  });
+
+  it('shows the MCTS trees of a data generate output as a tree', async () => {
+    writeMctsTree(join(folder, 'vs-data'));
+    await page.goto(`${viewer.url}#/run/vs-data`);
+    await page.getByRole('button', { name: 'MCTS trees' }).click();
+    await page.getByTestId('tree-list').getByRole('button', { name: /visual-search-7 · 4 nodes · value 0.5/ }).click();
+    await expect.poll(() => page.getByTestId('tree-node').count()).toBe(4);
+    const steps = await page.locator('[data-testid="tree-node"] .node-step').allTextContents();
+    expect(steps).toEqual(['(root)', 'No ring around (1314, 1263).', 'A green ring at (400, 380).', 'A green ring at (410, 390).']);
+    await page.screenshot({ path: join(artifacts, 'mcts-tree.png') });
   });
 });

@@ -1,8 +1,9 @@
 import type { Trajectory } from '@saccade/spec';
 import type { EpisodeSummary, MetricsRowOut, RunInfo } from '../server/run-index';
 import type { EpisodeTokens } from '../server/episode-tokens';
+import type { TreeSummary } from '../server/mcts-trees';
 
-export type { EpisodeSummary, MetricsRowOut, RunInfo, EpisodeTokens, Trajectory };
+export type { EpisodeSummary, MetricsRowOut, RunInfo, EpisodeTokens, Trajectory, TreeSummary };
 
 async function getJson<T>(path: string): Promise<T> {
   const response = await fetch(path, { cache: 'no-store' });
@@ -20,6 +21,8 @@ export const api = {
   search: (name: string, query: string) => getJson<{ indexes: number[] }>(`${run(name)}/search?q=${encodeURIComponent(query)}`),
   episode: (name: string, id: string) => getJson<{ trajectory: Trajectory; summary: EpisodeSummary }>(`${run(name)}/episodes/${encodeURIComponent(id)}`),
   tokens: (name: string, id: string) => getJson<EpisodeTokens>(`${run(name)}/episodes/${encodeURIComponent(id)}/tokens`),
+  trees: (name: string) => getJson<{ trees: TreeSummary[] }>(`${run(name)}/trees`),
+  tree: (name: string, file: string) => getJson<unknown>(`${run(name)}/trees/${encodeURIComponent(file)}`),
   imageUrl: (name: string, image: { hash: string; mediaType: string }) =>
     `${run(name)}/images/${image.hash}.${image.mediaType === 'image/jpeg' ? 'jpg' : image.mediaType === 'image/webp' ? 'webp' : 'png'}`,
 };

@@ -4,6 +4,7 @@ import { episodeHash } from './app';
 import { Curves } from './curves';
 import { emptyFilter, filterEpisodes, type EpisodeFilter } from './episode-filter';
 import { EpisodeView } from './episode-view';
+import { MctsTrees } from './mcts-tree-view';
 import { number, percent } from './format';
 import { usePoll } from './use-poll';
 
@@ -18,7 +19,7 @@ export function RunPage({ run, episodeId }: { run: string; episodeId: string | u
   const [filter, setFilter] = useState<EpisodeFilter>(emptyFilter);
   const [query, setQuery] = useState('');
   const [matches, setMatches] = useState<Set<number> | undefined>();
-  const [tab, setTab] = useState<'episodes' | 'curves'>('episodes');
+  const [tab, setTab] = useState<'episodes' | 'curves' | 'trees'>('episodes');
   const counts = useRef({ episodes: 0, metrics: 0 });
 
   usePoll(
@@ -115,9 +116,16 @@ export function RunPage({ run, episodeId }: { run: string; episodeId: string | u
           <button className={tab === 'curves' ? 'active' : ''} onClick={() => setTab('curves')}>
             curves ({metrics.length})
           </button>
+          {info?.kind === 'data' && (
+            <button className={tab === 'trees' ? 'active' : ''} onClick={() => setTab('trees')}>
+              MCTS trees
+            </button>
+          )}
         </nav>
       </section>
-      {tab === 'curves' ? (
+      {tab === 'trees' ? (
+        <MctsTrees run={run} />
+      ) : tab === 'curves' ? (
         <Curves rows={metrics} />
       ) : (
         <div className="browser">

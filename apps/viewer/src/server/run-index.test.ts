@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { groupAdvantage } from './episode-tokens';
 import { JsonLinesReader } from './json-lines-reader';
+import { listTrees, readTreeFile } from './mcts-trees';
 import { findRunFolders, RunIndex, wilsonInterval } from './run-index';
+import { writeMctsTree } from '../../test/mcts-tree';
 
 const folders: string[] = [];
 afterEach(() => {
@@ -101,6 +103,24 @@ describe('RunIndex', () => {
     expect(findRunFolders(root).map((run) => run.name)).toEqual(['a', 'b']);
     expect(findRunFolders(join(root, 'a'))).toEqual([{ name: 'a', path: join(root, 'a') }]);
     expect(() => findRunFolders(join(root, 'missing'))).toThrow(`saccade view: expected a run folder or a folder of runs, but ${join(root, 'missing')} is not a folder.`);
+  });
+});
+
+describe('MCTS trees', () => {
+  it('lists the tree files of a data generate output and reads one, nothing outside it', () => {
+    const root = temporary();
+    const data = join(root, 'vs-data');
+    writeMctsTree(data);
+    expect(findRunFolders(root)).toEqual([{ name: 'vs-data', path: data }]);
+    const index = new RunIndex(data);
+    index.refresh();
+    expect(index.info().kind).toBe('data');
+    expect(listTrees(data)).toEqual([
+      { file: 'vs-mcts.jsonl.trees/visual-search-7.json', taskId: 'visual-search-7', dataset: 'Procedural-VisualSearch', question: 'What colour is the ring?', answer: 'green', agentId: 'noisy-grounding', nodes: 4, rootValue: 0.5, rootVisits: 4 },
+    ]);
+    expect((readTreeFile(data, 'vs-mcts.jsonl.trees/visual-search-7.json') as { task: { id: string } }).task.id).toBe('visual-search-7');
+    expect(readTreeFile(data, 'vs-mcts.jsonl.trees/notes.json')).toBeUndefined();
+    expect(readTreeFile(data, '../vs-data/vs-mcts.jsonl.trees/visual-search-7.json')).toBeUndefined();
   });
 });
 

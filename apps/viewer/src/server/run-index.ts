@@ -4,6 +4,7 @@ import { basename, join } from 'node:path';
 import { trajectorySuccess } from '@saccade/rollout';
 import type { RunEvent, Trajectory } from '@saccade/spec';
 import { JsonLinesReader } from './json-lines-reader';
+import { hasTreeFiles } from './mcts-trees';
 
 /** One episode as the list shows it: what the filters need, without turns or images. */
 export interface EpisodeSummary {
@@ -93,9 +94,9 @@ export class RunIndex {
     this.name = name;
   }
 
-  /** Whether a folder looks like a run: events.jsonl or a trajectories folder. */
+  /** Whether a folder looks like a run: events.jsonl, a trajectories folder or MCTS tree files. */
   static isRunFolder(path: string): boolean {
-    return existsSync(join(path, 'events.jsonl')) || existsSync(join(path, 'trajectories'));
+    return existsSync(join(path, 'events.jsonl')) || existsSync(join(path, 'trajectories')) || hasTreeFiles(path);
   }
 
   refresh(): void {
@@ -204,6 +205,7 @@ export class RunIndex {
     if (typeof command === 'string') return command;
     if (existsSync(join(this.path, 'checkpoints'))) return 'train';
     if (this.#trajectoryReaders.has('trajectories/episodes.jsonl')) return 'eval';
+    if (hasTreeFiles(this.path)) return 'data';
     return 'run';
   }
 

@@ -5,6 +5,7 @@ import { extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findRunFolders, RunIndex } from './run-index';
 import { episodeTokens } from './episode-tokens';
+import { listTrees, readTreeFile } from './mcts-trees';
 
 export interface StartViewerOptions {
   /** A run folder, or a folder whose sub-folders are runs. */
@@ -101,6 +102,12 @@ export async function startViewer(options: StartViewerOptions): Promise<Viewer> 
       if (found === undefined) return sendJson(response, 404, { error: `no episode ${rest[1]} in run ${index.name}` });
       if (rest.length === 2) return sendJson(response, 200, found);
       if (rest[2] === 'tokens' && rest.length === 3) return sendJson(response, 200, await episodeTokens(found.trajectory, index.groupRewards(found.summary.groupId)));
+    }
+    if (rest[0] === 'trees' && rest.length === 1) return sendJson(response, 200, { trees: listTrees(index.path) });
+    if (rest[0] === 'trees' && rest.length >= 2) {
+      const tree = readTreeFile(index.path, rest.slice(1).join('/'));
+      if (tree === undefined) return sendJson(response, 404, { error: `no tree file ${rest.slice(1).join('/')} in run ${index.name}` });
+      return sendJson(response, 200, tree);
     }
     if (rest[0] === 'images' && rest.length === 2) {
       const file = index.imagePath(rest[1]!);
