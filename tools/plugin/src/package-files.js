@@ -53,8 +53,10 @@ export function packageManifest({ name, description = '', dependencies = {}, fil
     license: 'MIT',
     type: 'module',
     sideEffects: false,
+    // "@saccade/source": vitest and tsc in the workspace read src (no build between packages);
+    // publishConfig.exports is what `pnpm pack` writes, so the published package points at dist only.
     exports: {
-      '.': { types: './dist/index.d.ts', import: './dist/index.js' },
+      '.': { '@saccade/source': './src/index.ts', types: './dist/index.d.ts', import: './dist/index.js' },
       './package.json': './package.json',
     },
     main: './dist/index.js',
@@ -76,6 +78,12 @@ export function packageManifest({ name, description = '', dependencies = {}, fil
       target: 'node20',
     },
     dependencies: sortKeys(dependencies),
+    publishConfig: {
+      exports: {
+        '.': { types: './dist/index.d.ts', import: './dist/index.js' },
+        './package.json': './package.json',
+      },
+    },
     ...extra,
   };
 }
