@@ -5,6 +5,8 @@ export { createToolServer } from './tool/create-tool-server';
 export type { ToolServerOptions, VerlToolObservation } from './tool/create-tool-server';
 export { createModelServer } from './model/create-model-server';
 export type { ModelServerOptions } from './model/create-model-server';
+export { createRewardServer } from './reward/create-reward-server';
+export type { RewardScore, RewardServerOptions } from './reward/create-reward-server';
 export type { SaccadeServer, ServiceOptions } from './http/create-http-service';
 
 // The remote env client.

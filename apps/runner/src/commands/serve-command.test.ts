@@ -27,3 +27,14 @@ test('a port out of range is a usage error', { timeout: 60_000 }, async () => {
   const child = spawn(process.execPath, [cli, 'serve', 'env', '--port', '70000'], { stdio: 'ignore' });
   expect(await new Promise((resolve) => child.once('exit', resolve))).toBe(2);
 });
+
+test('saccade serve reward scores an answer with the dataset checker', { timeout: 60_000 }, async () => {
+  const child = spawn(process.execPath, [cli, 'serve', 'reward', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  const url = /listening on (\S+)/.exec((await lines.next()).value as string)?.[1];
+  const response = await fetch(`${url}/score`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ items: [{ data_source: 'ChartQA', solution_str: '<answer>45%</answer>', ground_truth: '0.45' }] }) });
+  expect(((await response.json()) as { scores: { score: number }[] }).scores[0]!.score).toBe(1);
+  child.kill('SIGTERM');
+  expect(await exited).toBe(0);
+});

@@ -1,7 +1,7 @@
 import { applyHistoryWindow, applyPromptView, type PromptView } from '@saccade/agents';
 import type { Message } from '@saccade/spec';
 import { initTensor } from '@saccade/tensor';
-import { createEnvServer, createModelServer, createToolServer, type SaccadeServer } from '@saccade/server';
+import { createEnvServer, createModelServer, createRewardServer, createToolServer, type SaccadeServer } from '@saccade/server';
 import { Command } from 'commander';
 import { VAGEN_ENV_NAMES } from '../builtin-envs';
 import { parseToolOptions, registerBuiltinTools, type ToolOptions } from '../builtin-tools';
@@ -27,7 +27,7 @@ const logger = { level: 'info', stream: process.stderr };
  * requests in flight and exits.
  */
 export function serveCommand(output: Output, setExitCode: (code: number) => void): Command {
-  const serve = new Command('serve').description('run an HTTP service: env (VAGEN protocol), tools (verl-tool protocol), model (OpenAI protocol)');
+  const serve = new Command('serve').description('run an HTTP service: env (VAGEN protocol), tools (verl-tool protocol), reward (verl reward function), model (OpenAI protocol)');
   const common = (command: Command): Command =>
     command.option('--port <n>', 'port (0 picks a free one)', port, 8000).option('--host <host>', 'interface to listen on', '127.0.0.1');
 
@@ -79,6 +79,9 @@ export function serveCommand(output: Output, setExitCode: (code: number) => void
         'tool service',
       );
     });
+  common(serve.command('reward').description("Saccade's answer checkers for verl's custom_reward_function (POST /score; packages/server/python/saccade_reward.py)")).action(
+    (flags: ServeFlags) => run(async () => createRewardServer({ logger }), flags, 'reward service'),
+  );
   common(serve.command('model').description('the built-in model behind /v1/chat/completions'))
     .option('--checkpoint <folder>', 'a checkpoint folder (default: a fresh --preset model)')
     .option('--preset <preset>', 'tiny | small (without --checkpoint)', 'small')
