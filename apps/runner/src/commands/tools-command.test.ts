@@ -63,6 +63,26 @@ describe('saccade tools', () => {
     expect((JSON.parse(calculator.out.join('\n')) as { text: string }).text).toContain('5');
   });
 
+  test('--batch runs one call per image of a folder and of files, one JSON line each', async () => {
+    const folder = join(scratch, 'batch');
+    mkdirSync(folder, { recursive: true });
+    const square = (x: number) => `<svg xmlns="http://www.w3.org/2000/svg" width="100" height="60"><rect width="100" height="60" fill="#ffffff"/><rect x="${x}" y="10" width="30" height="30" fill="#0000ff"/></svg>`;
+    writeFileSync(join(folder, 'a.png'), (await renderSvg(square(10))).data);
+    writeFileSync(join(folder, 'b.png'), (await renderSvg(square(50))).data);
+    writeFileSync(join(folder, 'notes.txt'), 'not an image');
+    const output = capture();
+    expect((await runCli(['tools', 'run', 'colour_blobs', '--batch', folder, '--batch', image], output)).exitCode).toBe(EXIT_SUCCESS);
+    const lines = output.out.map((line) => JSON.parse(line) as { image: string; ok: boolean; json: { detections: { bbox: number[]; label: string }[] } });
+    expect(lines.map(({ image: file, ok, json }) => [file, ok, json.detections.map(({ label, bbox }) => `${label} ${bbox.join(',')}`)])).toEqual([
+      [join(folder, 'a.png'), true, ['blue square 10,10,40,40']],
+      [join(folder, 'b.png'), true, ['blue square 50,10,80,40']],
+      [image, true, ['red square 20,20,60,60']],
+    ]);
+    const empty = capture();
+    expect((await runCli(['tools', 'run', 'colour_blobs', '--batch', join(scratch, 'out-none')], empty)).exitCode).toBe(EXIT_USAGE);
+    expect(empty.err.join('\n')).toContain('--batch: ' + join(scratch, 'out-none') + ' does not exist');
+  });
+
   test('--tool-options configures detect: its model path reaches the tool', async () => {
     const output = capture();
     const missing = join(scratch, 'no-such-detector.onnx');

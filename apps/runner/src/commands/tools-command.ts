@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { getTool, runTool, toolInputJsonSchema, ToolNotFoundError } from '@saccade/core';
 import { contentHash, loadImage } from '@saccade/image';
@@ -15,6 +15,7 @@ interface RunFlags {
   toolOptions?: string;
   input: string;
   image: string[];
+  batch: string[];
   out?: string;
   timeout: number;
 }
@@ -48,6 +49,7 @@ export function toolsCommand(output: Output, setExitCode: (code: number) => void
     .argument('<tool>', 'tool name, e.g. image_zoom_in_tool (see saccade tools list)')
     .option('--input <json>', 'the arguments as JSON, or @file to read them from a file', '{}')
     .option('--image <path>', "an image of the episode (repeatable; the first is the original)", (value: string, previous: string[]) => [...previous, value], [])
+    .option('--batch <path>', 'one call per image: an image file or a folder of them (repeatable); the tool and its models load once; prints one JSON line per image', (value: string, previous: string[]) => [...previous, value], [])
     .option('--out <folder>', 'write the images of the result into this folder (default: only their size and hash are printed)')
     .option('--timeout <ms>', 'time limit of the call', Number, 30_000)
     .option('--tool-options <json>', 'settings of tools by name, JSON or @file, e.g. \'{"detect": {"model": "yolo11n.onnx", "labels": "labels.txt"}}\'')
@@ -122,6 +124,7 @@ async function runOne(name: string, flags: RunFlags, output: Output, setExitCode
   if (!Number.isFinite(flags.timeout) || flags.timeout <= 0) return usage(`--timeout: expected a positive number of milliseconds, received ${String(flags.timeout)}`);
   // Checked before the call: a tool's minute of work should not end on a folder that cannot be made.
   if (flags.out !== undefined) ensureOutputFolder(flags.out, '--out');
+  if (flags.batch.length > 0) return runBatch(name, tool, input, flags, output, setExitCode, usage);
 
   const result = await runTool(tool, input, { images, timeoutMs: flags.timeout });
   if (!result.ok) {
@@ -148,6 +151,55 @@ async function runOne(name: string, flags: RunFlags, output: Output, setExitCode
   printed['images'] = described;
   output.log(JSON.stringify(printed, null, 2));
   setExitCode(EXIT_SUCCESS);
+}
+
+const IMAGE_FILE = /\.(png|jpe?g|webp)$/i;
+
+/**
+ * `--batch`: each image (files, and the images of folders, sorted by name) is its own call, with the
+ * --image images after it; one JSON line per image, in order. The tool stays loaded between calls (OCR
+ * opens its models once). Exit code: failure when any call failed.
+ */
+async function runBatch(name: string, tool: Tool, input: unknown, flags: RunFlags, output: Output, setExitCode: (code: number) => void, usage: (message: string) => void): Promise<void> {
+  const files: string[] = [];
+  for (const path of flags.batch) {
+    if (!existsSync(path)) return usage(`--batch: ${path} does not exist`);
+    if (statSync(path).isDirectory()) {
+      const found = readdirSync(path).filter((entry) => IMAGE_FILE.test(entry)).sort().map((entry) => join(path, entry));
+      if (found.length === 0) return usage(`--batch: expected PNG, JPEG or WebP images in the folder ${path}, found none`);
+      files.push(...found);
+    } else files.push(path);
+  }
+  const extra: ImageData[] = [];
+  for (const path of flags.image) {
+    const image = await loadImage(resolve(path));
+    extra.push({ data: image.data, mediaType: image.mediaType, width: image.width, height: image.height });
+  }
+  let failed = false;
+  for (const file of files) {
+    let image: ImageData;
+    try {
+      const loaded = await loadImage(resolve(file));
+      image = { data: loaded.data, mediaType: loaded.mediaType, width: loaded.width, height: loaded.height };
+    } catch (error) {
+      failed = true;
+      output.log(JSON.stringify({ tool: name, image: file, ok: false, kind: 'unreadable-image', error: `not a readable PNG, JPEG or WebP image: ${(error as Error).message}` }));
+      continue;
+    }
+    const result = await runTool(tool, input, { images: [image, ...extra], timeoutMs: flags.timeout });
+    if (!result.ok) {
+      failed = true;
+      output.log(JSON.stringify({ tool: name, image: file, ok: false, kind: result.kind, error: result.message, durationMs: result.durationMs }));
+      continue;
+    }
+    const printed: Record<string, unknown> = { tool: name, image: file, ok: true, durationMs: result.durationMs };
+    if (result.result.text !== undefined) printed['text'] = result.result.text;
+    const parsed = parseJsonObject(result.result.text);
+    if (parsed !== undefined) printed['json'] = parsed;
+    printed['images'] = (result.result.images ?? []).map((produced) => ({ mediaType: produced.mediaType, width: produced.width, height: produced.height, bytes: produced.data.byteLength, sha256: contentHash(produced.data) }));
+    output.log(JSON.stringify(printed));
+  }
+  setExitCode(failed ? EXIT_FAILURE : EXIT_SUCCESS);
 }
 
 function parseJsonObject(text: string | undefined): unknown {
