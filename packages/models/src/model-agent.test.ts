@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { beforeAll, expect, it } from 'vitest';
 import { initBackend } from '../test/helpers';
-import { applyChatTemplate, createModelAgent, decodeImageData, imageTokenCount, partialAssistantText, VisionLanguageModel } from './index';
+import { applyChatTemplate, createModelAgent, decodeImageData, fitPrompt, imageTokenCount, partialAssistantText, VisionLanguageModel } from './index';
 
 beforeAll(initBackend);
 
@@ -57,5 +57,21 @@ it('continues a final assistant message with continueFinalMessage, and answers a
   expect(partialAssistantText([question])).toBeUndefined();
   const answering = await createModelAgent({ model, maxTokens: 3 }).act({ messages });
   expect(answering.usage?.inputTokens).toBe(template(messages).length);
+  model.dispose();
+});
+
+it('fits a prompt longer than the context: <bos>, then its last tokens, images kept whole or dropped', () => {
+  const model = VisionLanguageModel.create({ preset: 'tiny' });
+  const t = model.tokenizer;
+  const image = [t.encode('<image>')[0]!, t.imagePadId, t.imagePadId];
+  const tokens = [t.bosId, ...t.encode('ab'), ...image, ...t.encode('cd'), ...image, ...t.encode('ef')];
+  expect(fitPrompt(tokens, ['first', 'second'], 100, t)).toEqual({ tokens, images: ['first', 'second'] });
+  const second = { tokens: [t.bosId, ...t.encode('cd'), ...image, ...t.encode('ef')], images: ['second'] };
+  // 13 tokens into 8: 'ab' and the first image go.
+  expect(fitPrompt(tokens, ['first', 'second'], 8, t)).toEqual(second);
+  // Into 10: the cut falls inside the first image, which goes whole.
+  expect(fitPrompt(tokens, ['first', 'second'], 10, t)).toEqual(second);
+  // Into 5: inside the second image; both go.
+  expect(fitPrompt(tokens, ['first', 'second'], 5, t)).toEqual({ tokens: [t.bosId, ...t.encode('ef')], images: [] });
   model.dispose();
 });

@@ -4,6 +4,7 @@ import { applyChatTemplate } from './chat-template';
 import { decodeImageData } from './decode-image-data';
 import { imageTokenCount } from './model-config';
 import type { RgbImage } from './rgb-image';
+import type { Tokenizer } from './tokenizer';
 import type { VisionLanguageModel } from './vision-language-model';
 
 export interface ModelAgentSettings {
@@ -52,6 +53,9 @@ export function createModelAgent(settings: ModelAgentSettings): Agent {
   let seed = settings.seed ?? 0;
   const actBatch = async (options: AgentActBatchOptions): Promise<AgentResponse[]> => {
     options.signal?.throwIfAborted();
+    const maxTokens = options.maxTokens ?? settings.maxTokens ?? 64;
+    // Room kept for the answer when a prompt must be cut: the answer's budget, at most half the context.
+    const answerRoom = Math.min(maxTokens, Math.floor(model.config.maxSequenceLength / 2));
     const prompts = await Promise.all(
       options.messages.map(async (messages) => {
         const prefix = settings.continueFinalMessage ? partialAssistantText(messages) : undefined;
@@ -59,8 +63,9 @@ export function createModelAgent(settings: ModelAgentSettings): Agent {
           imageTokens: imageTokenCount(model.config),
           addGenerationPrompt: true,
         });
-        const tokens = prefix === undefined ? sequence.tokens : [...sequence.tokens, ...model.tokenizer.encode(prefix)];
-        const images = await Promise.all(sequence.images.map((image) => decode(image, model.config.imageSize)));
+        const whole = prefix === undefined ? sequence.tokens : [...sequence.tokens, ...model.tokenizer.encode(prefix)];
+        const { tokens, images: kept } = fitPrompt(whole, sequence.images, model.config.maxSequenceLength - answerRoom, model.tokenizer);
+        const images = await Promise.all(kept.map((image) => decode(image, model.config.imageSize)));
         return { tokens, images };
       }),
     );
@@ -70,7 +75,7 @@ export function createModelAgent(settings: ModelAgentSettings): Agent {
       n: options.n ?? 1,
       temperature: options.temperature ?? settings.temperature ?? 1,
       topP: options.topP ?? settings.topP ?? 1,
-      maxTokens: options.maxTokens ?? settings.maxTokens ?? 64,
+      maxTokens,
       seed: options.seed ?? seed++,
       ...(stop ? { stop } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
@@ -100,6 +105,21 @@ export function createModelAgent(settings: ModelAgentSettings): Agent {
       return response!;
     },
   };
+}
+
+/**
+ * A prompt cut to at most `limit` tokens: `<bos>`, then its last tokens, an image kept whole or
+ * dropped with its bytes (the oldest context goes first, as a history window does by turns).
+ */
+export function fitPrompt<Image>(tokens: readonly number[], images: readonly Image[], limit: number, tokenizer: Tokenizer): { tokens: number[]; images: Image[] } {
+  if (tokens.length <= limit) return { tokens: [...tokens], images: [...images] };
+  const imageTag = tokenizer.encode('<image>')[0];
+  let cut = tokens.length - limit + 1;
+  // Never keep part of an image: its pad tokens would have no features.
+  while (cut < tokens.length && tokens[cut] === tokenizer.imagePadId) cut++;
+  let dropped = 0;
+  for (let position = 1; position < cut; position++) if (tokens[position] === imageTag && tokens[position + 1] === tokenizer.imagePadId) dropped++;
+  return { tokens: [tokens[0]!, ...tokens.slice(cut)], images: images.slice(dropped) };
 }
 
 /**

@@ -84,7 +84,8 @@ export async function createPolicyEpisodes(
   onEvent: (event: RunEvent) => void = () => {},
 ): Promise<PolicyEpisodes> {
   const decode = createImageDecoder();
-  const agent = createModelAgent({ model, generator, decodeImage: decode, id: 'saccade/small-vlm' });
+  // It continues a prefix the env forces (ViGoRL's final answer once the crop budget is spent).
+  const agent = createModelAgent({ model, generator, decodeImage: decode, id: 'saccade/small-vlm', continueFinalMessage: true });
   const tokenizer = await createModelSequenceTokenizer({ imageTokens: imageTokenCount(model.config), tokenizer: model.tokenizer });
   const createEnv = settings.createEnv ?? ((prompt: RolloutPrompt) => makeEnv(prompt.envId, prompt.envOptions ?? {}, { maxTurns: settings.maxTurns }));
   const reported = settings.reportedEpisodes ?? 4;

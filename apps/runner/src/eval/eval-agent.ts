@@ -116,7 +116,7 @@ async function createPolicyAgent(config: EvalConfig): Promise<EvalAgent> {
   const [{ initTensor }, models] = await Promise.all([import('@saccade/tensor'), import('@saccade/models')]);
   await initTensor();
   const { model } = await models.loadCheckpoint(config.agent.checkpoint!);
-  const inner = models.createModelAgent({ model, id: 'policy', temperature: config.agent.temperature ?? 0, maxTokens: config.agent.maxTokens ?? 48, seed: config.seed });
+  const inner = models.createModelAgent({ model, id: 'policy', continueFinalMessage: true, temperature: config.agent.temperature ?? 0, maxTokens: config.agent.maxTokens ?? 48, seed: config.seed });
   // Prompted as it was trained: the run's view and history window, played in lock step.
   return { forEpisode: () => inner, shared: inner, prompt: { view: config.agent.policyView, historyWindow: config.agent.historyWindow ?? 0 }, close: () => model.dispose() };
 }

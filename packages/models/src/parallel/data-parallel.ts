@@ -162,10 +162,10 @@ export class DataParallel {
     const remote = parts.slice(1).map((prompts, index) =>
       this.request(this.workers[index]!, { kind: 'generate', id: this.nextId++, weights, options: { ...rest, prompts, seed: seed + index + 1 } }),
     );
-    const local = await this.model.generate({ ...options, prompts: parts[0]!, seed });
-    const replies = await Promise.all(remote);
+    // Awaited together: a share that fails first must not leave the others' rejections unhandled.
+    const [local, ...replies] = await Promise.all([this.model.generate({ ...options, prompts: parts[0]!, seed }), ...remote]);
     signal?.throwIfAborted();
-    return [local, ...replies.map((reply) => (reply.ok && 'samples' in reply ? reply.samples : []))].flat();
+    return [local!, ...replies.map((reply) => (reply.ok && 'samples' in reply ? reply.samples : []))].flat();
   }
 
   /** One optimizer step: data-parallel gradients, global-norm clipping, the optimizer's update. */
