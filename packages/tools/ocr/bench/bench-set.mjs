@@ -258,7 +258,54 @@ function dashboardScene(random) {
   return { width, height, background, parts, lines };
 }
 
+// Clean rendered lines, as a user would call easy: dark text on white in the four DejaVu faces
+// (regular, bold, italic), 11–28 px, full of digits (percentages, prices, dates, codes) where 0/O and
+// 1/l look alike, and the last line close to the bottom edge (2–5 px below its descenders).
+function cleanLinesScene(random) {
+  const width = random.int(460, 720);
+  const templates = [
+    () => `Revenue grew ${random.int(10, 99)}.${random.int(0, 9)}% in Q${random.int(1, 4)} ${random.int(2019, 2026)}`,
+    () => `Invoice INV-${random.int(10000, 99999)} due ${String(random.int(1, 28)).padStart(2, '0')}/${String(random.int(1, 12)).padStart(2, '0')}/${random.int(2024, 2027)}`,
+    () => `Total: $${thousands(random.int(100, 99999))}.${String(random.int(0, 99)).padStart(2, '0')}`,
+    () => `Call 0800 ${random.int(100, 999)} ${String(random.int(0, 9999)).padStart(4, '0')} before ${random.int(1, 12)}:${random.pick(['00', '05', '10', '30', '45'])} pm`,
+    () => `Version ${random.int(1, 12)}.${random.int(0, 20)}.${random.int(0, 30)} released on ${random.pick(MONTHS)} ${random.int(1, 28)}`,
+    () => `Order #${random.int(10000, 99999)} shipped to ${random.pick(PEOPLE)}`,
+    () => `Room ${random.int(100, 1099)}, floor ${random.int(1, 40)}, code ${random.pick(['A0', 'B1', 'O0', 'L1', 'I0'])}-${random.int(10, 99)}`,
+    () => `Conversion rate ${random.int(0, 9)}.${random.int(10, 99)}% (+${random.int(0, 9)}.${random.int(0, 9)} pts)`,
+    () => `${random.int(1, 999)} items at ${random.int(0, 99)}.${String(random.int(0, 99)).padStart(2, '0')} each, ${random.int(10, 70)} in stock`,
+    () => `The meeting moved to ${random.pick(['Monday', 'Tuesday', 'Thursday', 'Friday'])} at ${random.int(8, 11)}:${random.pick(['00', '15', '30'])} am`,
+    () => `Latency p${random.pick([50, 90, 95, 99])} was ${random.int(10, 900)} ms over ${thousands(random.int(1000, 90000))} requests`,
+    () => `Plan ${random.pick(['Basic', 'Pro', 'Team'])}: ${random.int(1, 100)} GB storage, ${random.int(1, 10)} users`,
+  ];
+  const faces = [
+    { family: 'DejaVu Sans' },
+    { family: 'DejaVu Serif' },
+    { family: 'DejaVu Sans Mono' },
+    { family: 'DejaVu Sans Condensed' },
+    { family: 'DejaVu Sans', weight: 'bold' },
+    { family: 'DejaVu Serif', style: 'italic' },
+  ];
+  const count = random.int(5, 7);
+  const lines = [];
+  let y = random.int(8, 16);
+  const sizes = Array.from({ length: count }, () => random.int(11, 28));
+  for (const [index, size] of sizes.entries()) {
+    const face = random.pick(faces);
+    let line = random.pick(templates)();
+    // Long lines are cut to the width at a word boundary.
+    while (textWidth(line, size, face.family, face.weight) > width - 24 && line.includes(' ')) line = line.slice(0, line.lastIndexOf(' '));
+    y += Math.round(size * 1.0);
+    lines.push(text(line, 12, y, { size, color: random.pick(['#000000', '#1f2328', '#333333']), ...face }));
+    if (index < count - 1) y += Math.round(size * random.next() * 0.6) + 6;
+  }
+  // The last line's descenders end 2–5 px above the bottom edge.
+  const height = y + Math.ceil(sizes.at(-1) * 0.24) + random.int(2, 5);
+  return { width, height, background: '#ffffff', parts: [], lines };
+}
+
 export const SCENE_KINDS = { toolbar: toolbarScene, 'small-print': smallPrintScene, chart: chartScene, 'low-contrast-form': formScene, article: articleScene, 'dark-dashboard': dashboardScene };
+/** Kinds drawn from a second stream (seed + 1), after the others, so that adding them changed none of the earlier images; all PNG. */
+export const CLEAN_KINDS = { 'clean-lines': cleanLinesScene };
 
 /**
  * The bench set: SCENES_PER_KIND scenes of each kind, in a fixed order, drawn from `seed`. One scene
@@ -275,6 +322,14 @@ export async function benchSet(seed = BENCH_SEED) {
       const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="${width}" height="${height}" fill="${background}"/>${parts.join('')}${lines.map((line) => line.svg).join('')}</svg>`;
       const image = await renderSvg(svg, jpeg ? { format: 'image/jpeg', quality: 75 } : {});
       scenes.push({ id: `${kind}-${round + 1}`, kind, image, lines: lines.map((line) => line.text), svg });
+    }
+  }
+  const clean = createRandom(seed + 1);
+  for (let round = 0; round < SCENES_PER_KIND; round++) {
+    for (const [kind, draw] of Object.entries(CLEAN_KINDS)) {
+      const { width, height, background, parts, lines } = draw(clean);
+      const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="${width}" height="${height}" fill="${background}"/>${parts.join('')}${lines.map((line) => line.svg).join('')}</svg>`;
+      scenes.push({ id: `${kind}-${round + 1}`, kind, image: await renderSvg(svg), lines: lines.map((line) => line.text), svg });
     }
   }
   return scenes;

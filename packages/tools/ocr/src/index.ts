@@ -1,10 +1,10 @@
 export { closeOcrEngines, createOcrTool, ocrTool } from './ocr-tool';
 export type { OcrInput, OcrToolSettings } from './ocr-tool';
-export { createOcrEngine, DEFAULT_OCR_THREADS, defaultOcrModelPaths, loadOcrEngine, readingOrder } from './ocr-engine';
+export { createOcrEngine, DEFAULT_OCR_THREADS, defaultOcrModelPaths, joinRows, loadOcrEngine, readingOrder } from './ocr-engine';
 export type { OcrEngine, OcrLine } from './ocr-engine';
 export { optimizeOnnxModel } from './optimize-onnx-model';
 export type { OnnxRewrites } from './optimize-onnx-model';
-export { createPaddleDetector, createPaddleRecognizer } from './paddle-ocr';
+export { createPaddleDetector, createPaddleRecognizer, tidyNumbers } from './paddle-ocr';
 export type { OnnxSessionSettings, PaddleDetectorSettings, PaddleRecognizerSettings } from './paddle-ocr';
 export type { DetectedText, OcrModelPaths, OcrRunOptions, RecognizedText, TextBox, TextDetector, TextRecognizer } from './ocr-models';
 export { bytesField, bytesOf, concatBytes, floatField, readMessage, stringField, textOf, varintField } from './protobuf-wire';

@@ -44,6 +44,41 @@ export function readingOrder<T extends { box: TextBox }>(items: readonly T[]): T
   return rows.flatMap((row) => row.sort((a, b) => a.box[0] - b.box[0]));
 }
 
+/**
+ * The text of lines in reading order as a reader would write it: boxes on one row (each box's
+ * vertical centre inside the row's first box) whose gap is at most 1.5 × the row's height are one
+ * line, joined with a space. The detector splits a line at wide gaps (monospaced digits, spaced
+ * columns), and `Growth was 70.5%` should not come back as three lines.
+ */
+export function joinRows(lines: readonly OcrLine[]): string[] {
+  const out: string[] = [];
+  let row: OcrLine[] = [];
+  const flush = () => {
+    row.sort((a, b) => a.box[0] - b.box[0]);
+    let text = '';
+    let right = -Infinity;
+    const height = Math.max(...row.map(({ box }) => box[3] - box[1]));
+    for (const line of row) {
+      if (text !== '' && line.box[0] - right > 1.5 * height) {
+        out.push(text);
+        text = '';
+      }
+      text = text === '' ? line.text : `${text} ${line.text}`;
+      right = Math.max(right, line.box[2]);
+    }
+    if (text !== '') out.push(text);
+    row = [];
+  };
+  for (const line of lines) {
+    const first = row[0];
+    const centre = (line.box[1] + line.box[3]) / 2;
+    if (first !== undefined && !(centre > first.box[1] && centre < first.box[3])) flush();
+    row.push(line);
+  }
+  if (row.length > 0) flush();
+  return out;
+}
+
 /** An engine from any detector and recogniser. */
 export function createOcrEngine({ detector, recognizer }: { detector: TextDetector; recognizer: TextRecognizer }): OcrEngine {
   return {

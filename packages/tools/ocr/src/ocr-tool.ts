@@ -2,7 +2,7 @@ import { defineTool } from '@saccade/core';
 import { clipBox, crop, decodeImage } from '@saccade/image';
 import type { Tool } from '@saccade/spec';
 import { z } from 'zod';
-import { DEFAULT_OCR_THREADS, defaultOcrModelPaths, loadOcrEngine, type OcrEngine } from './ocr-engine';
+import { DEFAULT_OCR_THREADS, defaultOcrModelPaths, joinRows, loadOcrEngine, type OcrEngine } from './ocr-engine';
 import type { OcrModelPaths, TextBox } from './ocr-models';
 import type { OnnxSessionSettings } from './paddle-ocr';
 
@@ -52,7 +52,7 @@ const round = (value: number) => Math.round(value * 100) / 100;
 /**
  * OCR as VISTA-Gym offers it (EasyOCR's tasks) on ONNX models through onnxruntime-node. The
  * result is JSON the model reads: `{"detections": [{"bbox", "text", "confidence"}], "text"}`, boxes in
- * pixels of the image, lines in reading order.
+ * pixels of the image, lines in reading order; `text` joins the boxes of one row (joinRows).
  */
 export function createOcrTool(settings: OcrToolSettings = {}): Tool<z.output<typeof ocrInput>> {
   const { name = 'ocr', minConfidence = 0.5 } = settings;
@@ -87,7 +87,7 @@ export function createOcrTool(settings: OcrToolSettings = {}): Tool<z.output<typ
       }
       const lines = (await ocr.read(pixels, { signal })).filter((line) => line.text.length > 0 && line.confidence >= minConfidence);
       const detections = lines.map(({ box, text, confidence }) => ({ bbox: box.map((value, index) => value + offset[index]!), text, confidence: round(confidence) }));
-      return { text: JSON.stringify({ detections, text: lines.map((line) => line.text).join('\n') }) };
+      return { text: JSON.stringify({ detections, text: joinRows(lines).join('\n') }) };
     },
   });
 }

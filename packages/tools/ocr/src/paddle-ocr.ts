@@ -26,6 +26,12 @@ export interface PaddleDetectorSettings extends OnnxSessionSettings {
   boxThreshold?: number;
   /** How far a box grows past its text core, as PaddleOCR's unclip ratio (1.5). */
   unclipRatio?: number;
+  /**
+   * Pixels of border added on every side before detection, copies of the edge pixels (default 16):
+   * the DB detector misses or splits a line whose letters touch the image's edge, as a line at the
+   * bottom of a tight crop or screenshot does. 0 turns it off.
+   */
+  padding?: number;
 }
 
 export interface PaddleRecognizerSettings extends OnnxSessionSettings {
@@ -76,13 +82,14 @@ async function readModel(modelPath: string): Promise<Uint8Array> {
 
 /** PaddleOCR's DB text detector on onnxruntime: probability map, threshold, connected components, unclip. */
 export async function createPaddleDetector(settings: PaddleDetectorSettings): Promise<TextDetector> {
-  const { maxSide = 960, threshold = 0.3, boxThreshold = 0.6, unclipRatio = 1.5 } = settings;
+  const { maxSide = 960, threshold = 0.3, boxThreshold = 0.6, unclipRatio = 1.5, padding = 16 } = settings;
   const session = await openSession(await readModel(settings.modelPath), settings.modelPath, settings.threads);
   const input = session.inputNames[0]!;
   const output = session.outputNames[0]!;
   return {
-    async detect(image: RawImage, { signal }: OcrRunOptions = {}): Promise<DetectedText[]> {
+    async detect(original: RawImage, { signal }: OcrRunOptions = {}): Promise<DetectedText[]> {
       signal?.throwIfAborted();
+      const image = padEdges(original, padding);
       const scale = Math.min(1, maxSide / Math.max(image.width, image.height));
       const width = Math.max(32, Math.round((image.width * scale) / 32) * 32);
       const height = Math.max(32, Math.round((image.height * scale) / 32) * 32);
@@ -99,18 +106,39 @@ export async function createPaddleDetector(settings: PaddleDetectorSettings): Pr
       map.dispose();
       const scaleX = image.width / width;
       const scaleY = image.height / height;
-      return boxes.map(({ box: [x1, y1, x2, y2], score }) => ({
-        box: [
-          Math.max(0, Math.round(x1 * scaleX)),
-          Math.max(0, Math.round(y1 * scaleY)),
-          Math.min(image.width, Math.round(x2 * scaleX)),
-          Math.min(image.height, Math.round(y2 * scaleY)),
-        ] as TextBox,
-        score,
-      }));
+      return boxes
+        .map(({ box: [x1, y1, x2, y2], score }) => ({
+          box: [
+            Math.max(0, Math.round(x1 * scaleX) - padding),
+            Math.max(0, Math.round(y1 * scaleY) - padding),
+            Math.min(original.width, Math.round(x2 * scaleX) - padding),
+            Math.min(original.height, Math.round(y2 * scaleY) - padding),
+          ] as TextBox,
+          score,
+        }))
+        .filter(({ box: [x1, y1, x2, y2] }) => x2 - x1 >= 2 && y2 - y1 >= 2);
     },
     close: () => session.release(),
   };
+}
+
+/** The image with `border` pixels added on every side, each a copy of the nearest edge pixel. */
+function padEdges(image: RawImage, border: number): RawImage {
+  if (border <= 0) return image;
+  const width = image.width + 2 * border;
+  const height = image.height + 2 * border;
+  const data = new Uint8Array(width * height * 3);
+  for (let y = 0; y < height; y++) {
+    const sourceY = Math.min(image.height - 1, Math.max(0, y - border));
+    for (let x = 0; x < width; x++) {
+      const from = (sourceY * image.width + Math.min(image.width - 1, Math.max(0, x - border))) * image.channels;
+      const to = (y * width + x) * 3;
+      data[to] = image.data[from]!;
+      data[to + 1] = image.data[from + 1]!;
+      data[to + 2] = image.data[from + 2]!;
+    }
+  }
+  return { data, width, height, channels: 3 };
 }
 
 /**
@@ -250,5 +278,27 @@ function decode(data: Float32Array, offset: number, steps: number, classes: numb
     }
     previous = best;
   }
-  return { text: text.trim(), confidence: count === 0 ? 0 : Math.round((sum / count) * 1e4) / 1e4 };
+  return { text: tidyNumbers(text.trim()), confidence: count === 0 ? 0 : Math.round((sum / count) * 1e4) / 1e4 };
+}
+
+/**
+ * Two fixes for numbers, where the recogniser's Chinese dictionary and its spaces go wrong on clean
+ * Latin text: o/O read between digits is 0, l/I is 1 (`7o.5%` → `70.5%`, `1l0` → `110`; a letter at
+ * the start of a word, as in the code `O0-12`, stays); a space the gap detector put inside a number is
+ * dropped (`10 . 0%` → `10.0%`, `1, 024` → `1,024`: a comma only before exactly three digits).
+ */
+export function tidyNumbers(text: string): string {
+  const numberish = (char: string | undefined) => char !== undefined && /[\d.,%]/.test(char);
+  const digit = (char: string | undefined) => char !== undefined && /\d/.test(char);
+  const chars = [...text];
+  for (let i = 1; i < chars.length - 1; i++) {
+    const [before, after] = [chars[i - 1], chars[i + 1]];
+    if (!/[oOlI]/.test(chars[i]!) || !numberish(before) || !numberish(after) || !(digit(before) || digit(after))) continue;
+    // Only inside a run of digits: the letter's neighbours on both sides lead to a digit.
+    chars[i] = /[oO]/.test(chars[i]!) ? '0' : '1';
+  }
+  return chars
+    .join('')
+    .replace(/(\d) ?\. ?(?=\d)/g, (match, digitBefore: string) => (match.includes(' ') ? `${digitBefore}.` : match))
+    .replace(/(\d), (?=\d{3}(?!\d))/g, '$1,');
 }
