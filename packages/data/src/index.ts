@@ -48,3 +48,5 @@ export { arrayRecords, keyedRecords, type SourceRecord } from './readers/source-
 // Export to trainers.
 export { exportVerlParquet, type ExportSummary, type ExportVerlParquetOptions } from './export/export-verl-parquet';
 export { answerText, verlRow, type VerlRow, type VerlRowOptions } from './export/verl-row';
+export { exportVagenDataset, readVagenEnvConfig, vagenDatasetRows, type ExportVagenDatasetOptions, type VagenEnvEntry, type VagenRow } from './export/export-vagen-dataset';
+export { PythonRandom, vagenSeeds } from './export/python-random';
