@@ -42,6 +42,9 @@ export { describeInvalidImage, isImageData } from './check/detect-image-media-ty
 // The one media-type sniffer lives in spec (dependency-free, so image can use it too); re-exported here.
 export { detectImageMediaType } from '@saccade/spec';
 
+// Action spaces.
+export { describeInvalidActionSpace, findActionSpace, formatAnswer, sampleAnswer } from './actions/action-space';
+
 // Trajectories.
 export { trajectorySuccess } from './trajectory/trajectory-success';
 

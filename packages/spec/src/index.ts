@@ -4,6 +4,7 @@ export type { Env, EnvInfo, EnvResetOptions, ResetResult, StepResult } from './v
 export type { EnvSpec } from './v1/env-spec';
 export type { ImageData, ImageMediaType } from './v1/image-data';
 export { detectImageMediaType } from './v1/detect-image-media-type';
+export type { ActionSpace, DiscreteActionSpace, TextActionSpace, ToolCallActionSpace } from './v1/action-space';
 export type { ContentPart, ImagePart, Message, MessageRole, TextPart } from './v1/message';
 export type { Observation } from './v1/observation';
 export type {

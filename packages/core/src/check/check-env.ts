@@ -1,5 +1,7 @@
 import { ConformanceError, type Env, type Observation, type StepResult } from '@saccade/spec';
 import { countImagePlaceholders } from './count-image-placeholders';
+import { describeInvalidActionSpace, findActionSpace, formatAnswer, sampleAnswer } from '../actions/action-space';
+import { createRng } from '../random/create-rng';
 import { describeInvalidImage } from './detect-image-media-type';
 
 export interface CheckEnvOptions {
@@ -213,6 +215,23 @@ export async function checkEnv(target: Env | EnvFactory, options: CheckEnvOption
         const fresh = await playEpisode(other.value, 'second instance: ');
         if (fresh !== undefined) compareTraces('two instances', first, fresh);
         await attempt('second instance: close()', () => other.value.close());
+      }
+    }
+    // An env that declares its action space: the space is valid, and a random answer from it in the
+    // space's format is a step like any other.
+    const reset = await attempt(`reset({seed: ${seed}}) before the action space`, () => env.reset({ seed }));
+    if (reset !== undefined) {
+      const space = await attempt('actionSpace()', () => findActionSpace(env));
+      if (space?.value !== undefined) {
+        const problem = describeInvalidActionSpace(space.value);
+        if (problem !== undefined) fail(problem);
+        else {
+          const answerSpace = space.value.kind === 'tool-calls' ? space.value.answer : space.value;
+          const action = formatAnswer(answerSpace.format, sampleAnswer(space.value, createRng(seed)));
+          const label = `step(${short(action)}) (a random answer from actionSpace())`;
+          const step = await attempt(label, () => env.step(action));
+          if (step !== undefined) checkStep(label, step.value);
+        }
       }
     }
     for (const action of badActions) {

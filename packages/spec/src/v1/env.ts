@@ -1,3 +1,4 @@
+import type { ActionSpace } from './action-space';
 import type { Observation } from './observation';
 
 /**
@@ -61,4 +62,9 @@ export interface Env {
    * through the oracle agent; wrappers pass it through.
    */
   oracleResponse?(): string | Promise<string>;
+  /**
+   * Optional capability: what the env accepts as an action in its current state (discrete text
+   * actions, free text, tool calls). Random agents and `checkEnv` read it; wrappers pass it through.
+   */
+  actionSpace?(): ActionSpace;
 }
