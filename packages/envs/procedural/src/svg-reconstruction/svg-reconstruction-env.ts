@@ -1,7 +1,7 @@
 import { asciiLowerCase, parseFinalAnswer } from '@saccade/core';
 import { indexForSeed, type VisionQATask } from '@saccade/env-vqa';
 import { decodeImage, renderSvg } from '@saccade/image';
-import { IMAGE_PLACEHOLDER, InvalidArgumentError, InvalidStateError, type Env, type EnvResetOptions, type ImageData, type ResetResult, type StepResult } from '@saccade/spec';
+import { IMAGE_PLACEHOLDER, InvalidArgumentError, InvalidStateError, type Env, type EnvResetOptions, type ImageData, type ResetResult, type StepResult, type TextActionSpace } from '@saccade/spec';
 import type { ProceduralSourceOptions } from '../common/procedural-source';
 import { createSvgReconstructionSource, SVG_SIZE } from './svg-reconstruction-generator';
 import { ssim, toGray } from './ssim';
@@ -159,6 +159,11 @@ export class SvgReconstructionEnv implements Env {
   /** A perfect answer: the target's own SVG code. */
   oracleResponse(): string {
     return `<answer>${String(this.#current('oracleResponse()').task.answer)}</answer>`;
+  }
+
+  /** Free text: SVG code inside `<answer>`. */
+  actionSpace(): TextActionSpace {
+    return { kind: 'text', answerType: 'svg', format: 'final-answer' };
   }
 
   async close(): Promise<void> {

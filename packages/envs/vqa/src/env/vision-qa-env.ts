@@ -24,6 +24,7 @@ import {
   type Observation,
   type ResetResult,
   type StepResult,
+  type TextActionSpace,
 } from '@saccade/spec';
 import { ArrayTaskSource } from '../sources/array-task-source';
 import { TaskFileSource } from '../sources/task-file-source';
@@ -221,6 +222,18 @@ export class VisionQAEnv implements Env {
     if (format === 'final-answer') return `<answer>${answer}</answer>`;
     const parts = formatTemplate(format).split('…');
     return parts.reduce((text, part, index) => text + (index === 0 ? '' : index === parts.length - 1 ? answer : 'I look at the image and read it.') + part, '');
+  }
+
+  /**
+   * Free text in the env's format: the options' letters for a multiple-choice task, yes or no for
+   * a yes/no task, else any answer of the task's type.
+   */
+  actionSpace(): TextActionSpace {
+    const { task } = this.#current('actionSpace()');
+    const format = this.#settings.format;
+    if (task.answerType === 'multiple-choice' && task.choices !== undefined) return { kind: 'text', choices: task.choices.map((_, index) => choiceLetter(index)), answerType: task.answerType, format };
+    if (task.answerType === 'yes-no') return { kind: 'text', choices: ['yes', 'no'], answerType: task.answerType, format };
+    return { kind: 'text', answerType: task.answerType, format };
   }
 
   async close(): Promise<void> {
