@@ -91,7 +91,7 @@ describe('saccade data', () => {
     [['convert', 'imagenet', '--input', 'x', '--output', 'y.jsonl'], 'unknown dataset "imagenet"; expected one of: ChartQA, PlotQA'],
     [['convert', 'chartqa', '--input', 'x.json', '--output', 'y.parquet'], '--output: expected a .jsonl task file'],
     [['convert', 'a-okvqa', '--input', 'x.json', '--output', 'y.jsonl'], 'Invalid argument images: expected the images folder for A-OKVQA'],
-    [['export', '--input', 'x.jsonl', '--output', 'y.parquet', '--format', 'hf'], '--format: expected verl, received hf'],
+    [['export', '--input', 'x.jsonl', '--output', 'y.parquet', '--format', 'hf'], 'data export: expected the layout verl or vagen, received hf'],
   ])('%j is a usage error', async (args, message) => {
     const output = capture();
     expect((await runCli(['data', ...args], output)).exitCode).toBe(EXIT_USAGE);
@@ -104,5 +104,26 @@ describe('saccade data', () => {
     const names = (JSON.parse(output.out.join('')) as { name: string }[]).map((adapter) => adapter.name);
     expect(names).toHaveLength(24);
     expect(names).toContain('V*Bench');
+  });
+});
+
+describe('data export vagen', () => {
+  test("writes VAGEN's train and test Parquet from its env-config YAML; a missing --config or a bad entry is a usage error", async () => {
+    const yaml = join(scratch, 'env_config.yaml');
+    writeFileSync(yaml, 'env1:\n    env_name: frozenlake\n    env_config:\n        render_mode: vision\n        prompt_format: free_think\n    train_size: 3\n    test_size: 2\n');
+    const output = capture();
+    const train = join(scratch, 'vagen', 'train.parquet');
+    const test = join(scratch, 'vagen', 'test.parquet');
+    expect((await runCli(['data', 'export', 'vagen', '--config', yaml, '--train', train, '--test', test, '--json'], output)).exitCode).toBe(EXIT_SUCCESS);
+    expect(JSON.parse(output.out.join(''))).toEqual({ train: 3, test: 2, trainFile: train, testFile: test });
+    expect(existsSync(train) && existsSync(test)).toBe(true);
+
+    const missing = capture();
+    expect((await runCli(['data', 'export', 'vagen', '--train', train], missing)).exitCode).toBe(EXIT_USAGE);
+    expect(missing.err.join('')).toContain('--config <env_config.yaml> is required');
+    writeFileSync(yaml, 'env1:\n    env_config: {}\n');
+    const bad = capture();
+    expect((await runCli(['data', 'export', 'vagen', '--config', yaml, '--train', train, '--test', test], bad)).exitCode).toBe(EXIT_USAGE);
+    expect(bad.err.join('')).toContain('env1.env_name');
   });
 });

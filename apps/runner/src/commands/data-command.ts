@@ -1,9 +1,10 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, extname, resolve } from 'node:path';
-import { convertDataset, DatasetFormatError, exportVerlParquet, findDatasetAdapter, listDatasetAdapters, type ConvertSummary, type ExportSummary } from '@saccade/data';
+import { convertDataset, DatasetFormatError, exportVagenDataset, exportVerlParquet, findDatasetAdapter, listDatasetAdapters, type ConvertSummary, type ExportSummary } from '@saccade/data';
 import { TaskFileError } from '@saccade/env-vqa';
 import { InvalidArgumentError } from '@saccade/spec';
 import { Command } from 'commander';
+import { parse as parseYaml } from 'yaml';
 import { EXIT_SUCCESS, EXIT_USAGE } from '../exit-codes';
 import { dataGenerateCommand } from './data-generate-command';
 import type { Output } from '../output';
@@ -22,8 +23,11 @@ interface ConvertFlags {
 }
 
 interface ExportFlags {
-  input: string;
-  output: string;
+  input?: string;
+  output?: string;
+  config?: string;
+  train: string;
+  test: string;
   format: string;
   split: string;
   systemPrompt: boolean;
@@ -112,16 +116,44 @@ export function dataCommand(output: Output, setExitCode: (code: number) => void)
 
   command
     .command('export')
-    .description("export a task file to a trainer's format: verl's RL Parquet (prompt, images, reward_model, extra_info)")
-    .requiredOption('--input <file>', 'a Saccade task file (.jsonl)')
-    .requiredOption('--output <file>', 'the Parquet file to write')
-    .option('--format <format>', 'the layout: verl', 'verl')
+    .description("export to a trainer's format: verl's RL Parquet from a task file (prompt, images, reward_model, extra_info), or VAGEN's dataset from its env-config YAML")
+    .argument('[layout]', 'verl or vagen (the same as --format)')
+    .option('--input <file>', 'verl: a Saccade task file (.jsonl)')
+    .option('--output <file>', 'verl: the Parquet file to write')
+    .option('--config <file>', "vagen: VAGEN's env-config YAML ({name: {env_name, env_config, train_size, test_size}}); env_name may be any env the env service serves")
+    .option('--train <file>', 'vagen: the train Parquet to write', 'train.parquet')
+    .option('--test <file>', 'vagen: the test Parquet to write', 'test.parquet')
+    .option('--format <format>', 'the layout: verl | vagen', 'verl')
     .option('--split <name>', 'the split written in extra_info', 'train')
     .option('--no-system-prompt', 'leave out the system message (the prompt is then one user message)')
     .option('--skip-invalid', 'skip invalid tasks and tasks whose images are missing (each is reported) instead of stopping')
     .option('--json', 'print the summary as JSON')
-    .action(async (flags: ExportFlags) => {
-      if (flags.format !== 'verl') return usage(`--format: expected verl, received ${flags.format}`);
+    .action(async (layout: string | undefined, flags: ExportFlags) => {
+      const format = layout ?? flags.format;
+      if (format === 'vagen') {
+        if (flags.config === undefined) return usage("data export vagen: --config <env_config.yaml> is required (VAGEN's env-config YAML)");
+        for (const file of [flags.train, flags.test]) {
+          const unwritable = checkOutputFile(file);
+          if (unwritable !== undefined) return usage(unwritable);
+        }
+        let config: unknown;
+        try {
+          config = parseYaml(readFileSync(flags.config, 'utf8'));
+        } catch (error) {
+          return usage(`--config: could not read ${flags.config} as YAML: ${(error as Error).message.split('\n')[0]}`);
+        }
+        try {
+          const counts = await exportVagenDataset({ config, train: flags.train, test: flags.test });
+          if (flags.json) output.log(JSON.stringify({ ...counts, trainFile: resolve(flags.train), testFile: resolve(flags.test) }));
+          else output.log(`vagen: wrote ${counts.train} train rows to ${resolve(flags.train)} and ${counts.test} test rows to ${resolve(flags.test)}`);
+        } catch (error) {
+          if (InvalidArgumentError.isInstance(error)) return usage(`--config ${flags.config}: ${error.message}`);
+          throw error;
+        }
+        return setExitCode(EXIT_SUCCESS);
+      }
+      if (format !== 'verl') return usage(`data export: expected the layout verl or vagen, received ${format}`);
+      if (flags.input === undefined || flags.output === undefined) return usage('data export verl: --input <tasks.jsonl> and --output <file.parquet> are required');
       const unwritable = checkOutputFile(flags.output);
       if (unwritable !== undefined) return usage(unwritable);
       const { report } = reporter();
