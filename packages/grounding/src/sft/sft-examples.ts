@@ -1,5 +1,6 @@
 import { observationToContent } from '@saccade/agents';
-import { applyChatTemplate, createAdamOptimizer, decodeImageData, imageTokenCount, sftStep, type SftExample, type VisionLanguageModel } from '@saccade/models';
+import { createAdamOptimizer, decodeImageData, imageTokenCount, sftStep, type SftExample, type VisionLanguageModel } from '@saccade/models';
+import { chatTrajectory, createModelSequenceTokenizer, tokenizeTrajectory } from '@saccade/rollout';
 import { InvalidArgumentError, type ImageData, type Message } from '@saccade/spec';
 import { loadSftImages, readSftFile, type SftFileRecord, type SftMessage } from './sft-file';
 
@@ -31,28 +32,31 @@ export function sftMessages(messages: readonly SftMessage[], images: readonly Im
 }
 
 /**
- * Turns the records of an SFT file into the built-in model's supervised examples: the chat
- * template with the loss on the assistant's tokens (every assistant turn of a multi-turn
- * dialogue), images decoded to the model's size.
+ * Turns the records of an SFT file into the built-in model's supervised examples, through rollout's
+ * tokeniser (the one masked-sequence builder the trainers use): each chat as a trajectory, the loss
+ * on the assistant's tokens (every assistant turn of a multi-turn dialogue), images decoded to the
+ * model's size.
  */
 export async function loadSftExamples(model: VisionLanguageModel, source: string | readonly SftFileRecord[], options: LoadSftExamplesOptions = {}): Promise<LoadedSftExamples> {
   const records = typeof source === 'string' ? await readSftFile(source) : source;
-  const imageTokens = imageTokenCount(model.config);
+  const tokenizer = await createModelSequenceTokenizer({ imageTokens: imageTokenCount(model.config), tokenizer: model.tokenizer });
   const examples: SftExample[] = [];
   const skipped: string[] = [];
   for (const record of records) {
     const images = await loadSftImages(record);
-    const messages = sftMessages(record.messages, images, options);
-    const sequence = applyChatTemplate(model.tokenizer, messages, { imageTokens, addGenerationPrompt: false });
-    if (sequence.tokens.length > model.config.maxSequenceLength) {
+    // A system message holds no image in these files, so dropping it keeps the placeholders in step.
+    const messages = options.dropSystem ? record.messages.filter((message) => message.role !== 'system') : record.messages;
+    const { trajectory, images: stored } = chatTrajectory(messages, images, { id: record.id });
+    const sequence = tokenizeTrajectory(trajectory, tokenizer);
+    if (sequence.inputIds.length > model.config.maxSequenceLength) {
       if (options.onTooLong === 'error') {
-        throw new InvalidArgumentError({ argument: `records[${record.id}]`, expected: `at most ${model.config.maxSequenceLength} tokens (the model's context)`, value: `${sequence.tokens.length} tokens` });
+        throw new InvalidArgumentError({ argument: `records[${record.id}]`, expected: `at most ${model.config.maxSequenceLength} tokens (the model's context)`, value: `${sequence.inputIds.length} tokens` });
       }
       skipped.push(record.id);
       continue;
     }
-    const decoded = await Promise.all(sequence.images.map((image) => decodeImageData(image, model.config.imageSize)));
-    examples.push({ tokens: sequence.tokens, images: decoded, lossMask: sequence.assistantMask });
+    const decoded = await Promise.all(sequence.images.map((reference) => decodeImageData(stored.get(reference.hash)!, model.config.imageSize)));
+    examples.push({ tokens: sequence.inputIds, images: decoded, lossMask: sequence.lossMask });
   }
   return { examples, skipped };
 }
