@@ -15,6 +15,8 @@ const exportName = z.string().regex(/^[A-Za-z_$][\w$]*$/, 'expected the name of 
 const toolPackageField = z.object({
   tools: z.array(exportName).min(1),
   close: exportName.optional(),
+  /** A function that opens what the tools load on first use (models), for long-running services. */
+  warm: exportName.optional(),
   /** Tools that take settings: tool name → the export that makes one from a settings object. */
   create: z.record(z.string(), exportName).optional(),
 });
@@ -31,6 +33,8 @@ export interface ToolPackage {
   close?: string;
   /** Tool name → the export that makes that tool from settings. */
   create?: Record<string, string>;
+  /** The export that loads the tools' models ahead of the first call, when there is one. */
+  warm?: string;
 }
 
 /** Settings by tool name, as `--tool-options '{"detect": {"model": "yolo11n.onnx"}}'` gives them. */
@@ -94,7 +98,7 @@ function isTool(value: unknown): value is Tool {
  * them. The packages are imported here, not at start-up: OCR loads onnxruntime and the calculator a
  * math library, which commands that use no tool should not wait for.
  */
-export async function registerBuiltinTools(options: ToolOptions = {}): Promise<{ tools: Tool[]; close: () => Promise<void> }> {
+export async function registerBuiltinTools(options: ToolOptions = {}): Promise<{ tools: Tool[]; close: () => Promise<void>; warm: () => Promise<void> }> {
   const packages = findToolPackages(runnerManifestPath());
   const configurable = packages.flatMap((found) => Object.keys(found.create ?? {})).sort();
   for (const name of Object.keys(options)) {
@@ -103,6 +107,7 @@ export async function registerBuiltinTools(options: ToolOptions = {}): Promise<{
   const modules = await Promise.all(packages.map(async (found) => ({ found, module: (await import(found.name)) as Record<string, unknown> })));
   const tools: Tool[] = [];
   const closers: Array<() => unknown> = [];
+  const warmers: Array<() => unknown> = [];
   for (const { found, module } of modules) {
     for (const exportName of found.tools) {
       let tool = module[exportName];
@@ -122,6 +127,11 @@ export async function registerBuiltinTools(options: ToolOptions = {}): Promise<{
       }
       tools.push(tool);
     }
+    if (found.warm !== undefined) {
+      const warm = module[found.warm];
+      if (typeof warm !== 'function') throw new Error(`expected ${found.name} to export a function named ${found.warm} (saccade.warm), received ${typeof warm}`);
+      warmers.push(warm as () => unknown);
+    }
     if (found.close !== undefined) {
       const close = module[found.close];
       if (typeof close !== 'function') throw new Error(`expected ${found.name} to export a function named ${found.close} (saccade.close), received ${typeof close}`);
@@ -130,5 +140,5 @@ export async function registerBuiltinTools(options: ToolOptions = {}): Promise<{
   }
   for (const tool of tools) registerTool(tool, { override: true });
   // OCR keeps its ONNX sessions open between calls; closing them lets the process exit.
-  return { tools, close: async () => void (await Promise.all(closers.map((close) => close()))) };
+  return { tools, close: async () => void (await Promise.all(closers.map((close) => close()))), warm: async () => void (await Promise.all(warmers.map((warm) => warm()))) };
 }

@@ -73,6 +73,8 @@ export function serveCommand(output: Output, setExitCode: (code: number) => void
       return run(
         async () => {
           const builtin = await registerBuiltinTools(options);
+          // Models (OCR's) load now, so that no request pays for them; they stay open until the service stops.
+          await builtin.warm();
           return { server: createToolServer({ tools: builtin.tools, logger }), close: builtin.close };
         },
         flags,

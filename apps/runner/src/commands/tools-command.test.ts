@@ -120,14 +120,14 @@ describe('tool packages are found through their package.json', () => {
 
   test('the runner offers the tools of its dependencies that declare "saccade": {"tools"}', () => {
     const manifest = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'package.json');
-    const found = findToolPackages(manifest).map(({ name, tools, close, create }) => ({ name, tools, close, create }));
+    const found = findToolPackages(manifest).map(({ name, tools, close, create, warm }) => ({ name, tools, close, create, warm }));
     expect(found.map(({ name }) => name)).toEqual(['@saccade/tool-calculator', '@saccade/tool-detect', '@saccade/tool-geometry', '@saccade/tool-ocr', '@saccade/tool-remote', '@saccade/tool-zoom']);
     expect(found).toEqual(
       expect.arrayContaining([
-        { name: '@saccade/tool-calculator', tools: ['calculatorTool'], close: undefined, create: undefined },
-        { name: '@saccade/tool-detect', tools: ['detectTool', 'colourBlobsTool'], close: 'closeDetectors', create: { detect: 'createDetectTool' } },
-        { name: '@saccade/tool-ocr', tools: ['ocrTool'], close: 'closeOcrEngines', create: undefined },
-        { name: '@saccade/tool-remote', tools: ['remoteVlmTool', 'remoteModelTool'], close: undefined, create: { 'remote-vlm': 'createRemoteVlmTool', 'remote-model': 'createRemoteModelTool' } },
+        { name: '@saccade/tool-calculator', tools: ['calculatorTool'], close: undefined, create: undefined, warm: undefined },
+        { name: '@saccade/tool-detect', tools: ['detectTool', 'colourBlobsTool'], close: 'closeDetectors', create: { detect: 'createDetectTool' }, warm: undefined },
+        { name: '@saccade/tool-ocr', tools: ['ocrTool'], close: 'closeOcrEngines', create: undefined, warm: 'warmOcrEngines' },
+        { name: '@saccade/tool-remote', tools: ['remoteVlmTool', 'remoteModelTool'], close: undefined, create: { 'remote-vlm': 'createRemoteVlmTool', 'remote-model': 'createRemoteModelTool' }, warm: undefined },
       ]),
     );
   });

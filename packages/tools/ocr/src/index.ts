@@ -1,4 +1,4 @@
-export { closeOcrEngines, createOcrTool, ocrTool } from './ocr-tool';
+export { closeOcrEngines, createOcrTool, ocrTool, warmOcrEngines } from './ocr-tool';
 export type { OcrInput, OcrToolSettings } from './ocr-tool';
 export { createOcrEngine, DEFAULT_OCR_THREADS, defaultOcrModelPaths, joinRows, loadOcrEngine, readingOrder } from './ocr-engine';
 export type { OcrEngine, OcrLine } from './ocr-engine';

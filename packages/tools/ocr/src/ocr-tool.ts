@@ -36,6 +36,14 @@ export async function closeOcrEngines(): Promise<void> {
   await Promise.all(open.map(async (engine) => (await engine).close()));
 }
 
+/**
+ * Opens the default OCR tool's models now rather than on its first call (`saccade serve tools` does, so
+ * that no request pays the model load); the engine is the one `ocrTool` then uses.
+ */
+export async function warmOcrEngines(): Promise<void> {
+  await sharedEngine(defaultOcrModelPaths(), {});
+}
+
 function sharedEngine(paths: OcrModelPaths, settings: OnnxSessionSettings): Promise<OcrEngine> {
   const key = JSON.stringify([paths, settings.threads ?? DEFAULT_OCR_THREADS]);
   let engine = engines.get(key);
