@@ -1,5 +1,5 @@
-import { createOpenAICompatibleAgent, createOracleAgent, createRandomAgent, envChain, writeFormattedResponse, type PromptView } from '@saccade/agents';
-import { createRng, type OutputFormat } from '@saccade/core';
+import { createOpenAICompatibleAgent, createOracleAgent, createRandomAgent, writeFormattedResponse, type PromptView } from '@saccade/agents';
+import { createRng, findActionSpace, OUTPUT_FORMATS, sampleAnswer, type OutputFormat } from '@saccade/core';
 import type { EpisodeContext } from '@saccade/rollout';
 import type { Agent, AgentActOptions, AgentResponse, Env } from '@saccade/spec';
 import type { EvalConfig } from './eval-config';
@@ -14,7 +14,6 @@ export interface EvalAgent {
   close: () => void;
 }
 
-const GRID_ACTIONS = ['Left', 'Down', 'Right', 'Up'];
 /**
  * With tools on, generation stops at the end of a tool call, as verl-tool's and VISTA-Gym's loops
  * do, so that the model cannot go on to invent the tool's response. vLLM and SGLang say it matched
@@ -75,35 +74,31 @@ export function randomSeed(metadata: Record<string, unknown> | undefined): strin
 }
 
 /**
- * A random agent that fits the env: random moves in the env's response format for grid envs, a
- * random option (or yes/no, or a small number) for vision-QA envs.
+ * A random agent that fits the env: random answers from the action space the env declares
+ * (`Env.actionSpace`, found through wrappers), in the env's response format.
  */
 export function randomAgentFor(env: Env, seed: string): Agent {
-  for (const link of envChain(env)) {
-    const grid = (link as { responseFormat?: { format: OutputFormat; maxActionsPerTurn: number; actionSeparator: string } }).responseFormat;
-    if (grid !== undefined) {
-      return createRandomAgent({ actions: GRID_ACTIONS, format: grid.format, maxActions: grid.maxActionsPerTurn, separator: grid.actionSeparator, seed });
-    }
-    if ('source' in link && 'task' in link) return randomAnswerAgent(link as Env & { task: { answerType: string; choices?: string[] } }, seed);
+  const space = findActionSpace(env);
+  if (space === undefined) throw new Error(`--agent random needs an env that declares its action space (Env.actionSpace); ${env.id} declares none`);
+  const answers = space.kind === 'tool-calls' ? space.answer : space;
+  if (answers.kind === 'discrete') {
+    const format = (OUTPUT_FORMATS as readonly string[]).includes(answers.format) ? (answers.format as OutputFormat) : 'free_think';
+    return createRandomAgent({ actions: answers.actions, format, maxActions: answers.maxActionsPerTurn, separator: answers.separator, seed });
   }
-  throw new Error(`--agent random does not know the actions of ${env.id}: it plays grid envs (FrozenLake, Sokoban) and vision-QA envs`);
+  return randomAnswerAgent(env, seed);
 }
 
-function randomAnswerAgent(env: { task: { answerType: string; choices?: string[] } }, seed: string): Agent {
+/** Free-text answers: one of the choices, else a small number, in the env's format (a VAGEN format, else `free_think`). */
+function randomAnswerAgent(env: Env, seed: string): Agent {
   const rng = createRng(seed);
   return {
     specificationVersion: 'v1',
     id: 'random',
     async act({ n = 1, signal }: AgentActOptions): Promise<AgentResponse> {
       signal?.throwIfAborted();
-      const { answerType, choices } = env.task;
+      const space = findActionSpace(env);
       const outputs = Array.from({ length: n }, () => {
-        const answer =
-          answerType === 'multiple-choice' && choices !== undefined
-            ? String.fromCharCode(65 + rng.int(0, choices.length - 1))
-            : answerType === 'yes-no'
-              ? rng.pick(['yes', 'no'])
-              : String(rng.int(0, 10));
+        const answer = space === undefined ? String(rng.int(0, 10)) : sampleAnswer(space, rng);
         return { text: writeFormattedResponse('free_think', answer, { think: 'I guess.' }), finishReason: 'stop' as const };
       });
       return { outputs };

@@ -11,9 +11,13 @@ import {
   type ResetResult,
   type StepResult,
 } from '@saccade/spec';
+import type { DiscreteActionSpace } from '@saccade/spec';
 import { parseDirection, type Direction } from './common/position';
 import type { ObservationMode } from './common/observation-mode';
 import { oracleResponse, type GridState } from './oracle-response';
+
+/** The moves of both grid envs, in Gymnasium's FrozenLake order. */
+const GRID_ACTIONS: readonly Direction[] = ['Left', 'Down', 'Right', 'Up'];
 import { formatReminder } from './prompts/format-instructions';
 import { relationF1 } from './reasoning/relation-f1';
 import { renderPicture, type GridPicture } from './render/grid-picture';
@@ -125,6 +129,12 @@ export abstract class GridEnv<STATE> implements Env {
    */
   oracleResponse(): string {
     return oracleResponse(this as unknown as GridEnv<GridState>);
+  }
+
+  /** Discrete moves in the env's format: 1 to maxActionsPerTurn of Left, Down, Right, Up. */
+  actionSpace(): DiscreteActionSpace {
+    const { format, maxActionsPerTurn, actionSeparator } = this.settings;
+    return { kind: 'discrete', actions: GRID_ACTIONS, maxActionsPerTurn, separator: actionSeparator, format };
   }
 
   /** The true state in symbolic form (positions of the player and every object). */
