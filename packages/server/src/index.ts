@@ -27,3 +27,5 @@ export type { SessionStoreOptions } from './http/session-store';
 
 // Errors.
 export { ServerRequestError } from './http/server-request-error';
+export { createEnvRouter, shardOf } from './env/create-env-router';
+export type { EnvRouterOptions } from './env/create-env-router';

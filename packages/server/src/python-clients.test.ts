@@ -4,6 +4,7 @@ import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerTestEnvs, TEST_TOOLS, VAGEN_NAMES } from '../test/plug-ins';
+import { createEnvRouter, shardOf } from './env/create-env-router';
 import { createEnvServer } from './env/create-env-server';
 import type { SaccadeServer } from './http/create-http-service';
 import { createToolServer } from './tool/create-tool-server';
@@ -14,24 +15,34 @@ const python = async (name: string, ...args: string[]) => JSON.parse((await run(
 
 let envServer: SaccadeServer;
 let toolServer: SaccadeServer;
+let shards: SaccadeServer[];
+let router: SaccadeServer;
 
 beforeAll(async () => {
   registerTestEnvs();
   envServer = createEnvServer({ logger: false, vagenEnvNames: VAGEN_NAMES });
   toolServer = createToolServer({ logger: false, tools: TEST_TOOLS });
-  await Promise.all([envServer.listen(0), toolServer.listen(0)]);
+  shards = [createEnvServer({ logger: false, vagenEnvNames: VAGEN_NAMES }), createEnvServer({ logger: false, vagenEnvNames: VAGEN_NAMES })];
+  await Promise.all([envServer.listen(0), toolServer.listen(0), ...shards.map((shard) => shard.listen(0))]);
+  router = createEnvRouter({ logger: false, workers: shards.map((shard) => shard.url) });
+  await router.listen(0);
 });
 
 afterAll(async () => {
-  await Promise.all([envServer.close(), toolServer.close()]);
+  await router.close();
+  await Promise.all([envServer.close(), toolServer.close(), ...shards.map((shard) => shard.close())]);
 });
 
 const turnMetrics = (valid: boolean, effective: boolean, success: boolean) => ({ turn_metrics: { action_is_valid: valid, action_is_effective: effective }, traj_metrics: { success } });
 const noMetrics = { turn_metrics: {}, traj_metrics: {} };
 
 describe('Python clients against the real services on loopback', () => {
-  it("VAGEN's BatchEnvClient calls: create, system prompts, reset, steps to the end with finished and unknown ids, reward, close", async () => {
-    const report = await python('vagen_batch_client.py', envServer.url);
+  it.each([
+    ['one env service', () => envServer.url],
+    ['the router over two env services', () => router.url],
+  ])("VAGEN's BatchEnvClient calls against %s (fl-0 and fl-1 live on different workers behind the router): create, system prompts, reset, steps to the end with finished and unknown ids, reward, close", async (_name, base) => {
+    expect([shardOf('fl-0', 2), shardOf('fl-1', 2)]).toEqual([0, 1]);
+    const report = await python('vagen_batch_client.py', base());
     expect(report).toEqual({
       health: 'ok',
       create: { success: true },

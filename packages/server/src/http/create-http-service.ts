@@ -35,7 +35,7 @@ export interface HttpServiceSettings extends ServiceOptions {
   /** The error body of this protocol (VAGEN and verl-tool: `{error}`; OpenAI: `{error: {message, type, code}}`). */
   errorBody: (statusCode: number, message: string, code: string | undefined) => unknown;
   /** Extra `/health` fields. */
-  health: () => Record<string, unknown>;
+  health: () => Record<string, unknown> | Promise<Record<string, unknown>>;
   /** Runs before `listen` binds (e.g. load the model). */
   prepare?: () => Promise<void>;
   /** Frees the service's state after the last request finished. */
@@ -96,7 +96,7 @@ export function createHttpService(settings: HttpServiceSettings): SaccadeServer 
       .send(settings.errorBody(404, `No route ${request.method} ${request.url.split('?')[0]}; this ${settings.name} serves: ${routes.join(', ')}.`, 'not_found'));
   });
 
-  app.get('/health', async () => ({ status: 'ok', service: settings.name, uptime_s: Math.round((Date.now() - started) / 1000), ...settings.health() }));
+  app.get('/health', async () => ({ status: 'ok', service: settings.name, uptime_s: Math.round((Date.now() - started) / 1000), ...(await settings.health()) }));
 
   app.addHook('onClose', async () => {
     await settings.shutdown();

@@ -1,0 +1,116 @@
+import { z } from 'zod';
+import { createHttpService, type SaccadeServer, type ServiceOptions } from '../http/create-http-service';
+import { parseBody } from '../http/parse-body';
+import { ServerRequestError } from '../http/server-request-error';
+
+export interface EnvRouterOptions extends ServiceOptions {
+  /** Base URLs of the env services behind the router (e.g. `saccade serve env` processes on loopback). */
+  workers: readonly string[];
+}
+
+/** FNV-1a of the id: the worker that holds an env id, the same for every request. */
+export function shardOf(id: string, count: number): number {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < id.length; index++) hash = Math.imul(hash ^ id.charCodeAt(index), 0x01000193) >>> 0;
+  return hash % count;
+}
+
+const idMap = z.record(z.string(), z.unknown());
+const bodies = {
+  '/environments': z.object({ ids2configs: idMap }),
+  '/batch/reset': z.object({ ids2seeds: idMap }),
+  '/batch/step': z.object({ ids2actions: idMap }),
+  '/batch/reward': z.object({ env_ids: z.array(z.string()) }),
+  '/batch/system_prompt': z.object({ env_ids: z.array(z.string()) }),
+  '/batch/close': z.object({ env_ids: z.array(z.string()) }),
+} as const;
+type Route = keyof typeof bodies;
+
+/**
+ * VAGEN's batch protocol over several env service processes: each env id lives on one worker
+ * (`shardOf`), a batch is split by worker, sent to all at once, and the answers merged (the
+ * `results` of reset and step are joined as raw JSON, not re-parsed). VAGEN's client sees one
+ * service; a node's cores all step envs. The session API is not routed (use a worker's URL).
+ */
+export function createEnvRouter(options: EnvRouterOptions): SaccadeServer {
+  const workers = [...options.workers];
+  if (workers.length === 0) throw new ServerRequestError({ statusCode: 500, message: 'createEnvRouter: expected at least one worker URL, received none.' });
+  const server = createHttpService({
+    ...options,
+    name: 'env router',
+    defaultBodyLimit: 64 * 1024 * 1024,
+    errorBody: (_status, message) => ({ error: message }),
+    // VAGEN's client reads active_environments: the workers' sum.
+    health: async () => {
+      const healths = await Promise.all(workers.map(async (url) => (await fetch(`${url}/health`)).json() as Promise<{ active_environments?: number; registered_envs?: string[] }>));
+      return { workers, registered_envs: healths[0]?.registered_envs ?? [], active_environments: healths.reduce((sum, health) => sum + (health.active_environments ?? 0), 0) };
+    },
+    shutdown: async () => {},
+  });
+  const { app } = server;
+
+  const send = async (worker: number, route: string, body: unknown): Promise<string> => {
+    const response = await fetch(`${workers[worker]}${route}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const text = await response.text();
+    if (!response.ok) {
+      let message = text.slice(0, 500);
+      try {
+        message = (JSON.parse(text) as { error?: string }).error ?? message;
+      } catch {
+        // not JSON: keep the text
+      }
+      throw new ServerRequestError({ statusCode: response.status, message: `worker ${worker} (${workers[worker]}): ${message}` });
+    }
+    return text;
+  };
+
+  /** Splits a map or list body by worker; only workers with ids are asked. */
+  const split = (route: Route, body: Record<string, unknown>): Map<number, unknown> => {
+    const [key, value] = Object.entries(body)[0] as [string, Record<string, unknown> | string[]];
+    const parts = new Map<number, Record<string, unknown> | string[]>();
+    if (Array.isArray(value)) {
+      for (const id of value) {
+        const part = (parts.get(shardOf(id, workers.length)) as string[] | undefined) ?? [];
+        part.push(id);
+        parts.set(shardOf(id, workers.length), part);
+      }
+    } else {
+      for (const [id, item] of Object.entries(value)) {
+        const worker = shardOf(id, workers.length);
+        const part = (parts.get(worker) as Record<string, unknown> | undefined) ?? {};
+        part[id] = item;
+        parts.set(worker, part);
+      }
+    }
+    void route;
+    return new Map([...parts].map(([worker, part]) => [worker, { [key]: part }]));
+  };
+
+  /** `{"<field>":{…}}` answers joined into one object without parsing the (image-heavy) values. */
+  const joinRaw = (field: string, texts: string[]): string => {
+    const prefix = `{"${field}":{`;
+    const inner = texts.map((text) => (text.startsWith(prefix) && text.endsWith('}}') ? text.slice(prefix.length, -2) : JSON.stringify((JSON.parse(text) as Record<string, object>)[field]).slice(1, -1))).filter((part) => part.length > 0);
+    return `${prefix}${inner.join(',')}}}`;
+  };
+
+  for (const route of Object.keys(bodies) as Route[]) {
+    app.post(route, async (request, reply) => {
+      const body = parseBody(bodies[route], request.body, `VAGEN's ${route} body`) as Record<string, unknown>;
+      const parts = split(route, body);
+      const texts = await Promise.all([...parts].map(([worker, part]) => send(worker, route, part)));
+      reply.header('content-type', 'application/json; charset=utf-8');
+      if (route === '/batch/reset' || route === '/batch/step') return reply.send(joinRaw('results', texts));
+      if (route === '/batch/reward') return reply.send(joinRaw('rewards', texts));
+      if (route === '/batch/system_prompt') return reply.send(joinRaw('system_prompts', texts));
+      if (route === '/batch/close') return reply.send({ status: 'success' });
+      return reply.send({ success: true });
+    });
+  }
+
+  app.get('/workers', async () => {
+    const healths = await Promise.all(workers.map(async (url) => (await fetch(`${url}/health`)).json() as Promise<Record<string, unknown>>));
+    return { workers: healths.map((health, index) => ({ url: workers[index], ...health })) };
+  });
+
+  return server;
+}
