@@ -40,6 +40,11 @@ describe('registerProceduralEnvs', () => {
     expect(() => makeEnv(GUI_GROUNDING_ID, { roles: ['slider'] })).toThrow(/roles: expected a non-empty array of button \| icon-button/);
   });
 
+  it('refuses an option neither the generator nor the env takes, listing both', () => {
+    registerProceduralEnvs();
+    expect(() => makeEnv(CHARTS_ID, { difficulty: 0.5, zzz: 1 })).toThrow(/^Invalid argument zzz: expected an option of saccade\/Charts-v1: split, difficulty, .*format, maxAttempts/);
+  });
+
   it('registers each dataset name as an alias of its checker', () => {
     registerProceduralEnvs();
     expect(findAnswerChecker('Procedural-Charts')).toBe(getAnswerChecker('ChartQA'));

@@ -1,5 +1,6 @@
 import { getAnswerChecker, registerAnswerChecker, registerEnv } from '@saccade/core';
-import { VisionQAEnv, type VisionQAEnvOptions } from '@saccade/env-vqa';
+import { VISION_QA_ENV_OPTION_NAMES, VisionQAEnv, type VisionQAEnvOptions } from '@saccade/env-vqa';
+import { InvalidArgumentError } from '@saccade/spec';
 import { chartsGenerator } from './charts/charts-generator';
 import { ProceduralSource, type GeneratorDefinition } from './common/procedural-source';
 import { countingGenerator } from './counting/counting-generator';
@@ -35,7 +36,12 @@ export function createProceduralVqaEnv(id: string, generator: GeneratorDefinitio
   const sourceKeys = new Set(['split', 'difficulty', ...generator.options]);
   const sourceOptions: Record<string, unknown> = {};
   const envOptions: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(options ?? {})) (sourceKeys.has(key) ? sourceOptions : envOptions)[key] = value;
+  for (const [key, value] of Object.entries(options ?? {})) {
+    if (value !== undefined && !sourceKeys.has(key) && !VISION_QA_ENV_OPTION_NAMES.includes(key)) {
+      throw new InvalidArgumentError({ argument: key, expected: `an option of ${id}: ${[...sourceKeys, ...VISION_QA_ENV_OPTION_NAMES.filter((name) => name !== 'id' && name !== 'source')].join(', ')}`, value });
+    }
+    (sourceKeys.has(key) ? sourceOptions : envOptions)[key] = value;
+  }
   const source = new ProceduralSource(generator, sourceOptions);
   return new VisionQAEnv({ checker: generator.checker, ...(envOptions as VisionQAEnvOptions), source, id });
 }

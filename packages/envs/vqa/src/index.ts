@@ -1,5 +1,5 @@
 // The env and its registration.
-export { VisionQAEnv, oracleAnswer, type VisionQAEnvOptions } from './env/vision-qa-env';
+export { VISION_QA_ENV_OPTION_NAMES, VisionQAEnv, oracleAnswer, type VisionQAEnvOptions } from './env/vision-qa-env';
 export { VISION_QA_ID, registerVqaEnvs } from './register-vqa-envs';
 
 // Rewards, reflection and prompts.

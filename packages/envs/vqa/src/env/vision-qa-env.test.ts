@@ -175,6 +175,9 @@ describe('VisionQAEnv: options and errors', () => {
     expect(() => env({ maxAttempts: 0 })).toThrow('Invalid argument maxAttempts: expected a positive integer, received 0.');
     expect(() => env({ format: 'json' as never })).toThrow(/Invalid argument format: expected final-answer \| free_think/);
     expect(() => env({ checker: 'NoSuchDataset' })).toThrow(/Invalid argument dataset: expected one of/);
+    expect(() => env({ zzz: 1 } as never)).toThrow(
+      'Invalid argument zzz: expected an option of saccade/VisionQA-v1: taskFile, tasks, source, baseDirectory, format, maxAttempts, retryOnFormatError, rewardSet, rewards, repetitionPenalty, hints, checker, resendImages, maxPixels, id, received 1.',
+    );
   });
 
   it('a missing image fails the reset with the file, line and field', async () => {

@@ -36,6 +36,9 @@ import { taskPrompt, vqaSystemPrompt, type AnswerFormat } from './prompts';
 import { formatErrorFeedback, wrongAnswerFeedback } from './reflection-feedback';
 import { DEFAULT_VISTA_REWARDS, REWARD_SETS, vistaR1Terms, type RewardSet, type TurnRecord, type VistaRewards } from './vista-rewards';
 
+/** The options `VisionQAEnv` takes; any other is refused when the env is made. */
+export const VISION_QA_ENV_OPTION_NAMES: readonly string[] = ['taskFile', 'tasks', 'source', 'baseDirectory', 'format', 'maxAttempts', 'retryOnFormatError', 'rewardSet', 'rewards', 'repetitionPenalty', 'hints', 'checker', 'resendImages', 'maxPixels', 'id'];
+
 export interface VisionQAEnvOptions {
   /** A JSONL task file (see docs/vqa.md). One of `taskFile`, `tasks`, `source`. */
   taskFile?: string;
@@ -111,6 +114,11 @@ export class VisionQAEnv implements Env {
   #episode: Episode | undefined;
 
   constructor(options: VisionQAEnvOptions) {
+    const id = options?.id ?? 'saccade/VisionQA-v1';
+    // An option this env does not take (a typo) would otherwise be ignored.
+    for (const [name, value] of Object.entries(options ?? {})) {
+      if (value !== undefined && !VISION_QA_ENV_OPTION_NAMES.includes(name)) throw new InvalidArgumentError({ argument: name, expected: `an option of ${id}: ${VISION_QA_ENV_OPTION_NAMES.join(', ')}`, value });
+    }
     const given = (['taskFile', 'tasks', 'source'] as const).filter((key) => options?.[key] !== undefined);
     if (given.length !== 1) {
       throw new InvalidArgumentError({
