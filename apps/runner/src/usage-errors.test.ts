@@ -53,6 +53,16 @@ describe('usage errors exit 2 with one clear line, no stack trace', () => {
     expect({ exitCode, err: output.err }).toEqual({ exitCode: EXIT_USAGE, err: [message] });
   });
 
+  test('--env-options the env does not take', async () => {
+    const output = capture();
+    const argv = ['eval', '--env', 'saccade/FrozenLake-v1', '--agent', 'oracle', '--episodes', '1', '--out', scratch, '--env-options'];
+    expect((await runCli([...argv, '{"size": -5, "zzz": 1}'], output)).exitCode).toBe(EXIT_USAGE);
+    expect(output.err).toEqual(['Invalid argument size: expected an integer ≥ 2 and ≤ 64, received -5.']);
+    const unknown = capture();
+    expect((await runCli([...argv, '{"zzz": 1}'], unknown)).exitCode).toBe(EXIT_USAGE);
+    expect(unknown.err.join('\n')).toMatch(/^Invalid argument zzz: expected an option of saccade\/FrozenLake-v1: observation, format, /);
+  });
+
   describe('data convert and export', () => {
     const chart = join(scratch, 'chart');
     mkdirSync(join(chart, 'png'), { recursive: true });

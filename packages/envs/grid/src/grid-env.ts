@@ -89,6 +89,7 @@ export abstract class GridEnv<STATE> implements Env {
   #seed: number | undefined;
 
   constructor(options: GridEnvOptions) {
+    if (options === null || typeof options !== 'object' || Array.isArray(options)) throw new InvalidArgumentError({ argument: 'options', expected: 'an object of env options', value: options });
     const observation = options.observation ?? 'vision';
     const format = options.format ?? 'free_think';
     if (!MODES.includes(observation)) throw new InvalidArgumentError({ argument: 'observation', expected: MODES.join(' | '), value: observation });
@@ -269,4 +270,32 @@ export abstract class GridEnv<STATE> implements Env {
 /** Rounds away float noise (−0.1 × 3 = −0.30000000000000004). */
 function round(value: number): number {
   return Math.round(value * 1e9) / 1e9;
+}
+
+/** The options every grid env takes. */
+export const GRID_ENV_OPTION_NAMES: readonly string[] = ['observation', 'format', 'maxActionsPerTurn', 'actionSeparator', 'cellSize', 'formatReward', 'visualReasoningReward', 'visualReasoningWeight', 'judge', 'cacheFrames'];
+
+/**
+ * Refuses an option the env does not take (a typo such as `zzz` or `sise` would otherwise be
+ * ignored) and a number outside its range, when the env is made rather than at the first reset.
+ */
+export function checkGridEnvOptions(
+  id: string,
+  options: object,
+  names: readonly string[],
+  integers: Record<string, { min: number; max?: number }> = {},
+): void {
+  const known = [...GRID_ENV_OPTION_NAMES, ...names];
+  for (const [name, value] of Object.entries(options)) {
+    if (value === undefined) continue;
+    if (!known.includes(name)) throw new InvalidArgumentError({ argument: name, expected: `an option of ${id}: ${known.join(', ')}`, value });
+    const range = integers[name];
+    if (range !== undefined && (!Number.isSafeInteger(value) || (value as number) < range.min || (range.max !== undefined && (value as number) > range.max))) {
+      throw new InvalidArgumentError({ argument: name, expected: `an integer ≥ ${range.min}${range.max === undefined ? '' : ` and ≤ ${range.max}`}`, value });
+    }
+  }
+  for (const name of ['cellSize']) {
+    const value = (options as Record<string, unknown>)[name];
+    if (value !== undefined && (!Number.isSafeInteger(value) || (value as number) < 1 || (value as number) > 256)) throw new InvalidArgumentError({ argument: name, expected: 'an integer from 1 to 256 (pixels per cell)', value });
+  }
 }

@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from '@saccade/spec';
+import { SokobanEnv } from '../sokoban/sokoban-env';
 import { describe, expect, it } from 'vitest';
 import { oracleResponse } from '../oracle-response';
 import { FrozenLakeEnv } from './frozen-lake-env';
@@ -136,6 +137,17 @@ describe('FrozenLakeEnv observations and seeds', () => {
     expect(() => new FrozenLakeEnv({ observation: 'audio' as never })).toThrow(/observation/);
     expect(() => new FrozenLakeEnv({ maxActionsPerTurn: 0 })).toThrow(InvalidArgumentError);
     await expect(new FrozenLakeEnv({ cellSize: 3 }).reset({ seed: 0 })).rejects.toThrow(/cellSize/);
+  });
+
+  it('refuses an option it does not take, and a size out of range, when made (not at the first reset)', () => {
+    expect(() => new FrozenLakeEnv({ size: -5 })).toThrow('Invalid argument size: expected an integer ≥ 2 and ≤ 64, received -5.');
+    expect(() => new FrozenLakeEnv({ zzz: 1 } as never)).toThrow(
+      'Invalid argument zzz: expected an option of saccade/FrozenLake-v1: observation, format, maxActionsPerTurn, actionSeparator, cellSize, formatReward, visualReasoningReward, visualReasoningWeight, judge, cacheFrames, size, frozenProbability, maxSolutionSteps, slippery, map, goalReward, received 1.',
+    );
+    expect(() => new FrozenLakeEnv({ frozenProbability: 2 })).toThrow('Invalid argument frozenProbability: expected a number in (0, 1], received 2.');
+    expect(() => new SokobanEnv({ boxs: 2 } as never)).toThrow(/^Invalid argument boxs: expected an option of saccade\/Sokoban-v1: .*, boxes, /);
+    expect(() => new SokobanEnv({ width: 2.5 })).toThrow('Invalid argument width: expected an integer ≥ 3 and ≤ 64, received 2.5.');
+    expect(new FrozenLakeEnv({ size: 5, slippery: true, observation: 'text' }).options).toMatchObject({ size: 5 });
   });
 
   it('the system prompt explains rules, actions and format', () => {

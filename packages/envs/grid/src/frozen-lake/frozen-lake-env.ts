@@ -1,7 +1,7 @@
 import type { Rng } from '@saccade/core';
 import { InvalidArgumentError } from '@saccade/spec';
 import type { Direction } from '../common/position';
-import { GridEnv, type GridEnvOptions, type GridMove } from '../grid-env';
+import { checkGridEnvOptions, GridEnv, type GridEnvOptions, type GridMove } from '../grid-env';
 import { frozenLakeSystemPrompt } from '../prompts/frozen-lake-prompt';
 import { frozenLakeSymbolicState, type FrozenLakeSymbolicState } from '../reasoning/symbolic-state';
 import { frozenLakePicture } from '../render/frozen-lake-svg';
@@ -36,6 +36,9 @@ export class FrozenLakeEnv extends GridEnv<FrozenLakeState> {
 
   constructor(options: FrozenLakeEnvOptions = {}, id = 'saccade/FrozenLake-v1') {
     super(options);
+    checkGridEnvOptions(id, options, ['size', 'frozenProbability', 'maxSolutionSteps', 'slippery', 'map', 'goalReward'], { size: { min: 2, max: 64 }, maxSolutionSteps: { min: 1 } });
+    const probability = options.frozenProbability;
+    if (probability !== undefined && !(typeof probability === 'number' && probability > 0 && probability <= 1)) throw new InvalidArgumentError({ argument: 'frozenProbability', expected: 'a number in (0, 1]', value: probability });
     this.id = id;
     this.options = { ...options };
     if (options.map !== undefined) frozenLakeMapFromRows(options.map);

@@ -1,6 +1,6 @@
 import type { Rng } from '@saccade/core';
 import type { Direction } from '../common/position';
-import { GridEnv, type GridEnvOptions, type GridMove } from '../grid-env';
+import { checkGridEnvOptions, GridEnv, type GridEnvOptions, type GridMove } from '../grid-env';
 import { sokobanSystemPrompt } from '../prompts/sokoban-prompt';
 import { sokobanSymbolicState, type SokobanSymbolicState } from '../reasoning/symbolic-state';
 import { sokobanPicture } from '../render/sokoban-svg';
@@ -38,6 +38,12 @@ export class SokobanEnv extends GridEnv<SokobanState> {
 
   constructor(options: SokobanEnvOptions = {}, id = 'saccade/Sokoban-v1') {
     super(options);
+    checkGridEnvOptions(id, options, ['width', 'height', 'boxes', 'maxSolutionSteps', 'level', 'stepPenalty', 'boxOnTargetReward', 'boxOffTargetPenalty', 'solvedReward'], {
+      width: { min: 3, max: 64 },
+      height: { min: 3, max: 64 },
+      boxes: { min: 1, max: 16 },
+      maxSolutionSteps: { min: 1 },
+    });
     this.id = id;
     this.options = { ...options };
     if (options.level !== undefined) sokobanStateFromText(options.level);
