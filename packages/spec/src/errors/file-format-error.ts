@@ -3,6 +3,7 @@ import { SaccadeError } from './saccade-error';
 const marker = 'saccade.error.file-format';
 const symbol = Symbol.for(marker);
 
+/** The context of a `FileFormatError`: the file, the line, the field, what was expected and what came. */
 export interface FileFormatErrorOptions {
   /** The file, or a name for in-memory data. */
   file: string;

@@ -1,5 +1,6 @@
 import type { Message } from './message';
 
+/** What `Agent.act` receives: the conversation, how many samples to draw, sampling settings, and a signal that cancels the request. */
 export interface AgentActOptions {
   messages: Message[];
   /** How many samples to draw (default 1). */
@@ -20,6 +21,7 @@ export interface AgentActBatchOptions extends Omit<AgentActOptions, 'messages'> 
   messages: Message[][];
 }
 
+/** Why an output stopped: a stop sequence or end of turn (`stop`), the token budget (`length`), an error, or another reason the backend gave. */
 export type AgentFinishReason = 'stop' | 'length' | 'error' | 'other';
 
 /** One sampled answer. */
@@ -32,11 +34,13 @@ export interface AgentOutput {
   finishReason?: AgentFinishReason;
 }
 
+/** Token counts of one `act` call, as the backend reports them. */
 export interface AgentUsage {
   inputTokens?: number;
   outputTokens?: number;
 }
 
+/** What `Agent.act` returns: one output per sample asked for, with usage when the backend reports it. */
 export interface AgentResponse {
   /** One output per sample; `n` outputs when `n` was asked. */
   outputs: AgentOutput[];

@@ -18,6 +18,7 @@ export interface EnvInfo {
   [key: string]: unknown;
 }
 
+/** The arguments of `Env.reset`: a seed (same seed, same episode) and env-specific options for this episode. */
 export interface EnvResetOptions {
   /** Same seed, same episode. Without a seed the env picks one. */
   seed?: number;
@@ -25,11 +26,13 @@ export interface EnvResetOptions {
   options?: Record<string, unknown>;
 }
 
+/** What `Env.reset` returns: the first observation and its info. */
 export interface ResetResult {
   observation: Observation;
   info: EnvInfo;
 }
 
+/** What `Env.step` returns (Gymnasium's five values, named). */
 export interface StepResult {
   observation: Observation;
   /** A finite number; the sum of `info.rewardTerms` when those are given. */

@@ -4,6 +4,7 @@ export interface RunEventBase {
   time: string;
 }
 
+/** The run started: its name, its resolved config, and the step it resumes from (0 for a fresh run). */
 export interface RunStartEvent extends RunEventBase {
   type: 'run-start';
   runName: string;
@@ -13,6 +14,7 @@ export interface RunStartEvent extends RunEventBase {
   step?: number;
 }
 
+/** The run ended: completed, cancelled or failed (with the error), at the step it reached. */
 export interface RunEndEvent extends RunEventBase {
   type: 'run-end';
   status: 'completed' | 'failed' | 'cancelled';
@@ -20,6 +22,7 @@ export interface RunEndEvent extends RunEventBase {
   error?: { name: string; message: string };
 }
 
+/** An episode started: its env, seed and group. */
 export interface EpisodeStartEvent extends RunEventBase {
   type: 'episode-start';
   episodeId: string;
@@ -29,6 +32,7 @@ export interface EpisodeStartEvent extends RunEventBase {
   step?: number;
 }
 
+/** A turn of an episode ended: its reward, reward terms and action. */
 export interface TurnEndEvent extends RunEventBase {
   type: 'turn-end';
   episodeId: string;
@@ -40,6 +44,7 @@ export interface TurnEndEvent extends RunEventBase {
   step?: number;
 }
 
+/** An episode ended: its total reward, turns, success and the error it stopped on, if any. */
 export interface EpisodeEndEvent extends RunEventBase {
   type: 'episode-end';
   episodeId: string;
@@ -53,6 +58,7 @@ export interface EpisodeEndEvent extends RunEventBase {
   step?: number;
 }
 
+/** A rollout phase (a group of episodes for an update) finished at `step`, with its metrics. */
 export interface RolloutEndEvent extends RunEventBase {
   type: 'rollout-end';
   step: number;
@@ -60,6 +66,7 @@ export interface RolloutEndEvent extends RunEventBase {
   metrics: Record<string, number>;
 }
 
+/** A training update finished at `step`; `metrics` such as loss, kl, entropy, grad_norm, lr. */
 export interface UpdateEndEvent extends RunEventBase {
   type: 'update-end';
   step: number;
@@ -67,12 +74,14 @@ export interface UpdateEndEvent extends RunEventBase {
   metrics: Record<string, number>;
 }
 
+/** A held-out evaluation finished at `step`; `metrics` are flat numbers (success, mean reward, …). */
 export interface EvalEndEvent extends RunEventBase {
   type: 'eval-end';
   step: number;
   metrics: Record<string, number>;
 }
 
+/** A checkpoint finished writing (renamed into place whole) at `path`, relative to the run folder. */
 export interface CheckpointSavedEvent extends RunEventBase {
   type: 'checkpoint-saved';
   step: number;
@@ -80,6 +89,7 @@ export interface CheckpointSavedEvent extends RunEventBase {
   path: string;
 }
 
+/** A message for the user, with a level and optional data. */
 export interface LogEvent extends RunEventBase {
   type: 'log';
   level: 'debug' | 'info' | 'warn' | 'error';
@@ -101,4 +111,5 @@ export type RunEvent =
   | CheckpointSavedEvent
   | LogEvent;
 
+/** The `type` of every run event. */
 export type RunEventType = RunEvent['type'];

@@ -1,6 +1,7 @@
 import type { ImageData } from './image-data';
 import type { StandardSchemaV1 } from './standard-schema';
 
+/** What a tool's `execute` receives besides its input: the episode's images (original first) and a signal that cancels the call. */
 export interface ToolExecuteOptions {
   /** The images of the episode so far, original first; tools crop from these. */
   images: ImageData[];

@@ -16,6 +16,7 @@ export interface StoredObservation {
   images: ImageRef[];
 }
 
+/** How long a turn's parts took, in milliseconds: the agent's answer and the env's step. */
 export interface TurnTiming {
   /** Time the agent took to answer, in milliseconds. */
   agentMs: number;
@@ -46,6 +47,7 @@ export interface Turn {
   logprobs?: number[];
 }
 
+/** The error an episode stopped on (agent or env), by name and message. */
 export interface TrajectoryError {
   name: string;
   message: string;
