@@ -38,3 +38,21 @@ test('saccade serve reward scores an answer with the dataset checker', { timeout
   child.kill('SIGTERM');
   expect(await exited).toBe(0);
 });
+
+test('saccade serve env --workers 2 serves VAGEN batches across two processes behind one address', { timeout: 60_000 }, async () => {
+  const child = spawn(process.execPath, [cli, 'serve', 'env', '--port', '0', '--workers', '2'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  const first = (await lines.next()).value as string;
+  expect(first).toContain('env router over 2 env service processes listening on');
+  const url = /listening on (\S+)/.exec(first)?.[1];
+  const post = async (path: string, body: unknown) => (await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json() as Promise<Record<string, Record<string, unknown>>>;
+  const ids = ['a', 'b', 'c', 'd'];
+  expect(await post('/environments', { ids2configs: Object.fromEntries(ids.map((id) => [id, { env_name: 'frozenlake', env_config: { render_mode: 'text' } }])) })).toEqual({ success: true });
+  const reset = await post('/batch/reset', { ids2seeds: Object.fromEntries(ids.map((id, index) => [id, index])) });
+  expect(Object.keys(reset.results!).sort()).toEqual(ids);
+  const workers = (await (await fetch(`${url}/workers`)).json()) as { workers: { active_environments: number }[] };
+  expect(workers.workers.map((worker) => worker.active_environments)).toEqual([2, 2]);
+  child.kill('SIGTERM');
+  expect(await exited).toBe(0);
+});

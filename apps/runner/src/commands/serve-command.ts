@@ -1,7 +1,9 @@
 import { applyHistoryWindow, applyPromptView, type PromptView } from '@saccade/agents';
 import type { Message } from '@saccade/spec';
 import { initTensor } from '@saccade/tensor';
-import { createEnvServer, createModelServer, createRewardServer, createToolServer, type SaccadeServer } from '@saccade/server';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { createEnvRouter, createEnvServer, createModelServer, createRewardServer, createToolServer, type SaccadeServer } from '@saccade/server';
 import { Command } from 'commander';
 import { VAGEN_ENV_NAMES } from '../builtin-envs';
 import { parseToolOptions, registerBuiltinTools, type ToolOptions } from '../builtin-tools';
@@ -11,6 +13,7 @@ import type { Output } from '../output';
 
 interface ServeFlags {
   port: number;
+  workers?: number;
   host: string;
   checkpoint?: string;
   preset?: 'tiny' | 'small';
@@ -56,9 +59,26 @@ export function serveCommand(output: Output, setExitCode: (code: number) => void
     setExitCode(EXIT_SUCCESS);
   };
 
-  common(serve.command('env').description("every registered env, over VAGEN's batch env protocol and Saccade's session API")).action(
-    (flags: ServeFlags) => run(async () => createEnvServer({ logger, vagenEnvNames: VAGEN_ENV_NAMES }), flags, 'env service'),
-  );
+  common(serve.command('env').description("every registered env, over VAGEN's batch env protocol and Saccade's session API"))
+    .option('--workers <n>', "env service processes behind one address (VAGEN's batch protocol, ids split by hash); 1 serves in this process", port, 1)
+    .action((flags: ServeFlags) => {
+      const workers = flags.workers ?? 1;
+      if (!Number.isInteger(workers) || workers < 1 || workers > 256) {
+        output.error(`--workers must be an integer from 1 to 256; got ${String(flags.workers)}.`);
+        setExitCode(EXIT_USAGE);
+        return;
+      }
+      if (workers === 1) return run(async () => createEnvServer({ logger, vagenEnvNames: VAGEN_ENV_NAMES }), flags, 'env service');
+      return run(
+        async () => {
+          const children = await Promise.all(Array.from({ length: workers }, () => startEnvWorker()));
+          const router = createEnvRouter({ logger, workers: children.map((child) => child.url) });
+          return { server: router, close: async () => void (await Promise.all(children.map((child) => child.stop()))) };
+        },
+        flags,
+        `env router over ${workers} env service processes`,
+      );
+    });
   common(serve.command('tools').description("the built-in tools, over verl-tool's /get_observation protocol"))
     .option('--tool-options <json>', 'settings of tools by name, JSON or @file, e.g. \'{"detect": {"model": "yolo11n.onnx"}}\'')
     .action((flags: ServeFlags & { toolOptions?: string }) => {
@@ -113,4 +133,24 @@ export function serveCommand(output: Output, setExitCode: (code: number) => void
       ),
     );
   return serve;
+}
+
+/** One `saccade serve env` process on a free loopback port, for `--workers`. */
+async function startEnvWorker(): Promise<{ url: string; stop: () => Promise<void> }> {
+  const child: ChildProcess = spawn(process.execPath, [...process.execArgv, process.argv[1]!, 'serve', 'env', '--port', '0', '--host', '127.0.0.1'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+  const first = (await lines.next()).value as string | undefined;
+  const url = first === undefined ? undefined : /listening on (\S+)/.exec(first)?.[1];
+  if (url === undefined) {
+    child.kill('SIGTERM');
+    throw new Error(`An env service worker did not start (its first line: ${JSON.stringify(first ?? '')}).`);
+  }
+  return {
+    url,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
 }
