@@ -4,6 +4,7 @@ import { describeInvalidActionSpace, findActionSpace, formatAnswer, sampleAnswer
 import { createRng } from '../random/create-rng';
 import { describeInvalidImage } from './detect-image-media-type';
 
+/** What `checkEnv` plays: the seed, actions to replay, the malformed actions, and the time limit of each call. */
 export interface CheckEnvOptions {
   /** The seed of every reset (default 0). */
   seed?: number;
@@ -18,6 +19,7 @@ export interface CheckEnvOptions {
   timeoutMs?: number;
 }
 
+/** The result of `checkEnv`: whether every check passed, the env id and one line per failure. */
 export interface CheckEnvReport {
   ok: boolean;
   /** The env's id, or `'unknown'` when it could not be created. */
@@ -26,8 +28,10 @@ export interface CheckEnvReport {
   failures: string[];
 }
 
+/** Makes a fresh env; `checkEnv` makes a second instance with it to compare determinism. */
 export type EnvFactory = () => Env | Promise<Env>;
 
+/** The malformed actions `checkEnv` steps after a reset by default: empty, an open tag, an empty answer, tool-call junk with control characters, and 100 KB of text. */
 export const DEFAULT_BAD_ACTIONS: readonly string[] = [
   '',
   '<answer>',

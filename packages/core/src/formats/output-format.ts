@@ -7,6 +7,7 @@ export const OUTPUT_FORMATS = [
   'grounding_worldmodeling',
 ] as const;
 
+/** One of VAGEN's response formats (`OUTPUT_FORMATS`): free_think, no_think, grounding, worldmodeling, grounding_worldmodeling. */
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 /** The tags a format's parts are written in. */

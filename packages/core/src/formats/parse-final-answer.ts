@@ -1,3 +1,4 @@
+/** The answer `parseFinalAnswer` found in a response, and which form it was written in. */
 export interface FinalAnswer {
   answer: string;
   /** Where it came from: `<answer>…</answer>`, `## FINAL_ANSWER:` or `Answer:`. */

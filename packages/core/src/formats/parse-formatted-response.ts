@@ -3,6 +3,7 @@ import { FORMAT_LAYOUTS, OUTPUT_FORMATS, formatTemplate, type FormatTag, type Ou
 import { isBlank, scanTags, type TagToken } from './scan-tags';
 import { splitActions } from './split-actions';
 
+/** How `parseFormattedResponse` reads a response: its format, the action separator and the action cap. */
 export interface ParseFormattedResponseOptions {
   format: OutputFormat;
   /** Separator between actions in `<answer>`; `null` keeps the answer whole. Default `','`. */

@@ -1,5 +1,6 @@
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
+/** What `parseJsonSafely` returns: the value, or why the text is not JSON (it never throws). */
 export type JsonParseResult = { ok: true; value: unknown } | { ok: false; error: string };
 
 /**

@@ -7,10 +7,12 @@ export interface ToolCall {
   arguments: Record<string, unknown>;
 }
 
+/** One `<tool_call>` block: the normalised call, or why it could not be read, with the text inside the tags. */
 export type ToolCallParseResult =
   | { ok: true; call: ToolCall; /** The text inside the tags. */ raw: string }
   | { ok: false; error: string; raw: string };
 
+/** Limits of `parseToolCalls` on untrusted model output: how many calls, how long a JSON body. */
 export interface ParseToolCallsOptions {
   /** Calls after this many are reported as errors. Default 16. */
   maxCalls?: number;

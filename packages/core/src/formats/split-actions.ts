@@ -1,3 +1,4 @@
+/** How `splitActions` splits an answer into actions: the separator and the cap. */
 export interface SplitActionsOptions {
   /** The separator between actions; `null` keeps the answer as one action. Default `','`. */
   separator?: string | null;
@@ -5,6 +6,7 @@ export interface SplitActionsOptions {
   maxActions?: number;
 }
 
+/** The actions of an answer, and those dropped past the cap. */
 export interface SplitActionsResult {
   actions: string[];
   /** Actions beyond `maxActions`, in order (the first 100 of them). */

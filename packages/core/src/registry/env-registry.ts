@@ -22,6 +22,7 @@ function registry(): Map<string, EnvSpec> {
   return global[registryKey];
 }
 
+/** Options of `registerEnv`. */
 export interface RegisterEnvOptions {
   /** Replace an env already registered with this id instead of throwing. */
   override?: boolean;
@@ -68,6 +69,7 @@ export function getEnvSpec(id: string): EnvSpec | undefined {
   return registry().get(id);
 }
 
+/** How `makeEnv` wraps the env it creates: the turn limit and order enforcing. */
 export interface MakeEnvSettings {
   /** Overrides the spec's `maxTurns`; `null` turns the time limit off. */
   maxTurns?: number | null;

@@ -4,6 +4,7 @@ import { TOOL_NAME_PATTERN } from './tool-registry';
 import { toolInputJsonSchema } from './tool-json-schema';
 import { describeInvalidResult, runTool, validateToolInput } from './run-tool';
 
+/** What `checkTool` runs the tool with: a sample input and its images, bad inputs to refuse, and the time limits of a run and of an abort. */
 export interface CheckToolOptions {
   /** Valid arguments to run the tool with (strongly advised: without them the run, abort and leak checks are skipped). */
   sampleInput?: Record<string, unknown>;
@@ -17,6 +18,7 @@ export interface CheckToolOptions {
   abortGraceMs?: number;
 }
 
+/** The result of `checkTool`: whether every check passed, the tool's name and one line per failure. */
 export interface CheckToolReport {
   ok: boolean;
   toolName: string;

@@ -1,6 +1,7 @@
 import type { ImageData, Tool, ToolResult } from '@saccade/spec';
 import { describeInvalidImage } from '../check/detect-image-media-type';
 
+/** What `runTool` passes to the tool (the episode's images, a cancel signal) and its time limit. */
 export interface RunToolOptions {
   /** The episode's images, original first. */
   images?: ImageData[];
@@ -13,10 +14,12 @@ export interface RunToolOptions {
 /** Why a run gave no result. */
 export type ToolFailureKind = 'invalid-arguments' | 'failed' | 'timeout' | 'aborted' | 'invalid-result';
 
+/** What `runTool` returns, never throwing: the tool's result, or the kind of failure and a message the model can read; with the duration either way. */
 export type ToolRunResult =
   | { ok: true; result: ToolResult; durationMs: number }
   | { ok: false; kind: ToolFailureKind; message: string; durationMs: number; cause?: unknown };
 
+/** What `validateToolInput` returns: the parsed arguments, or a message naming each bad field. */
 export type ValidateToolInputResult<INPUT> = { ok: true; value: INPUT } | { ok: false; message: string };
 
 /** Validates arguments with the tool's schema; the message names each bad field, e.g. `bbox_2d: expected array, received string`. */

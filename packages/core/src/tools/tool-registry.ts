@@ -14,6 +14,7 @@ function registry(): Map<string, Tool> {
   return global[registryKey];
 }
 
+/** Options of `registerTool`. */
 export interface RegisterToolOptions {
   /** Replace a tool already registered under this name instead of throwing. */
   override?: boolean;

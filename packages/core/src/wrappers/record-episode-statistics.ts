@@ -1,6 +1,7 @@
 import type { EnvResetOptions, ResetResult, StepResult } from '@saccade/spec';
 import { EnvWrapper } from './env-wrapper';
 
+/** An episode's return, length and duration, as `RecordEpisodeStatistics` puts them in the last step's info. */
 export interface EpisodeStatistics {
   /** The sum of rewards over the episode. */
   return: number;

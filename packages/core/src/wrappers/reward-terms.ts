@@ -1,6 +1,7 @@
 import type { Env, StepResult } from '@saccade/spec';
 import { EnvWrapper } from './env-wrapper';
 
+/** Reward terms after weighting, and their sum (the step's reward). */
 export interface WeightedRewardTerms {
   /** Each term times its weight. */
   terms: Record<string, number>;
@@ -31,6 +32,7 @@ export function weightedRewardTerms(
   return { terms: weighted, reward };
 }
 
+/** The weights `RewardTerms` applies to an env's named reward terms. */
 export interface RewardTermsSettings {
   /** Weight per term name. */
   weights?: Record<string, number>;

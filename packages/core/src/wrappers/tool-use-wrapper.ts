@@ -17,6 +17,7 @@ import { toolsSystemPrompt } from '../tools/tool-json-schema';
 import { getTool } from '../tools/tool-registry';
 import { EnvWrapper } from './env-wrapper';
 
+/** Which tools `ToolUseWrapper` lets the model call, and the limits of each call. */
 export interface ToolUseWrapperOptions {
   /** The tools the model may call: tools, or names of registered tools. */
   tools: ReadonlyArray<Tool | string>;
