@@ -29,6 +29,7 @@ export function passAtK(samples: number, correct: number, k: number): number {
   return 1 - allWrong;
 }
 
+/** A success rate: episodes, successes, their ratio and its 95 % Wilson interval. */
 export interface RateSummary {
   episodes: number;
   successes: number;
@@ -37,6 +38,7 @@ export interface RateSummary {
   interval: [number, number];
 }
 
+/** Tool calls over an eval: totals, per episode, episodes with a call, and per tool (calls and invalid ones). */
 export interface ToolUseSummary {
   calls: number;
   invalidCalls: number;
@@ -47,6 +49,7 @@ export interface ToolUseSummary {
   byTool: Record<string, { calls: number; invalid: number }>;
 }
 
+/** What `summarizeEval` returns and an eval's summary.json holds: accuracy with its interval, failures, mean reward and turns, format rate, per-family rates, pass@k and tool use. */
 export interface EvalSummary extends RateSummary {
   /** Episodes that stopped on an error (agent or env); they count as failures. */
   failed: number;
