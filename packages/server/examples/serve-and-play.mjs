@@ -2,13 +2,16 @@
 // VAGEN's batch protocol and one through the remote env client, then one zoom call through the
 // verl-tool protocol. Run after the build:
 //   node packages/server/examples/serve-and-play.mjs
-import { FrozenLakeEnv } from '@saccade/env-grid';
+import { FROZEN_LAKE_ID, FrozenLakeEnv, registerGridEnvs } from '@saccade/env-grid';
+import { zoomTool } from '@saccade/tool-zoom';
 import sharp from 'sharp';
 import { createEnvServer, createRemoteEnv, createToolServer } from '../dist/index.js';
 
 const post = async (url, body) => (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json();
 
-const envServer = createEnvServer({ logger: false });
+// The caller registers the envs and names VAGEN's env names; the service names none itself.
+registerGridEnvs();
+const envServer = createEnvServer({ logger: false, vagenEnvNames: { frozenlake: FROZEN_LAKE_ID } });
 const envUrl = await envServer.listen(0);
 console.log(`env service at ${envUrl}`);
 
@@ -36,7 +39,7 @@ await remote.close();
 await envServer.close();
 
 // 3. The tool service: one zoom on a 200 × 100 image, then finish.
-const toolServer = createToolServer({ logger: false });
+const toolServer = createToolServer({ logger: false, tools: [zoomTool] });
 const toolUrl = await toolServer.listen(0);
 const png = await sharp({ create: { width: 200, height: 100, channels: 3, background: '#3366ff' } }).png().toBuffer();
 const zoomed = await post(`${toolUrl}/get_observation`, {
