@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { ConfigError } from './config-error';
+import { RUN_FILES, runPaths } from '@saccade/runs';
 import { RunFolder } from './run-folder';
 
 /** What a training run folder says about its policy: the newest checkpoint and how it was trained to be prompted. */
@@ -22,13 +23,13 @@ export interface TrainedRun {
 export function readTrainedRun(path: string, source: string): TrainedRun | undefined {
   let checkpoint: string;
   let runPath: string;
-  if (existsSync(join(path, 'manifest.json'))) {
+  if (existsSync(join(path, RUN_FILES.checkpointManifest))) {
     // A checkpoint folder: inside a run's checkpoints/ it is served as that run trained it.
     runPath = join(path, '..', '..');
-    if (!existsSync(join(runPath, 'events.jsonl')) || !existsSync(join(runPath, 'config.yaml'))) return undefined;
+    if (!RunFolder.isRunFolder(runPath) || !existsSync(runPaths(runPath).config)) return undefined;
     checkpoint = path;
   } else {
-    if (!existsSync(join(path, 'events.jsonl'))) return undefined;
+    if (!RunFolder.isRunFolder(path)) return undefined;
     const last = RunFolder.open(path).lastCheckpoint();
     if (last === undefined) throw new ConfigError({ source, issues: [`--checkpoint: the run folder ${path} has no complete checkpoint`] });
     checkpoint = last.path;
@@ -36,7 +37,7 @@ export function readTrainedRun(path: string, source: string): TrainedRun | undef
   }
   let config: { env?: { id?: string; options?: Record<string, unknown>; maxTurns?: number }; policyView?: string; historyWindow?: number } = {};
   try {
-    config = (parseYaml(readFileSync(join(runPath, 'config.yaml'), 'utf8')) ?? {}) as typeof config;
+    config = (parseYaml(readFileSync(runPaths(runPath).config, 'utf8')) ?? {}) as typeof config;
   } catch {
     /* a run folder without a readable config: the flags must say the env */
   }
