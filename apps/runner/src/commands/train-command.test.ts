@@ -17,6 +17,35 @@ function capture(): Output & { out: string[]; err: string[] } {
 }
 
 describe('saccade train', () => {
+  test('--env trains on another registered env, SFT only with --algorithm sft, its episodes in the events', { timeout: 180_000 }, async () => {
+    const output = capture();
+    const { exitCode } = await runCli(
+      ['train', '--env', 'saccade/Sokoban-v1', '--env-options', '{"format":"no_think","observation":"vision","maxActionsPerTurn":1}', '--max-turns', '2', '--algorithm', 'sft',
+        '--preset', 'tiny', '--steps', '2', '--batch-size', '4', '--eval-every', '2', '--eval-episodes', '2', '--train-seeds', '4', '--name', 'sokoban', '--out', scratch],
+      output,
+    );
+    expect(output.err).toEqual([]);
+    expect(exitCode).toBe(EXIT_SUCCESS);
+    const events = readFileSync(join(scratch, 'sokoban', 'events.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { type: string; envId?: string; step?: number });
+    expect(events.filter((event) => event.type === 'update-end')).toHaveLength(2);
+    expect(events.filter((event) => event.type === 'rollout-end')).toHaveLength(0);
+    // The held-out episodes, played by the rollout manager, reach the run's events (and the TUI).
+    expect(events.find((event) => event.type === 'episode-start' && event.step === 0)).toMatchObject({ envId: 'saccade/Sokoban-v1' });
+    expect(events.some((event) => event.type === 'turn-end' && event.step === 2)).toBe(true);
+  });
+
+  test.each([
+    [['--env', 'saccade/FrozenLake-v1', '--env-options', '{"zzz": 1}'], 'Invalid argument zzz: expected an option of saccade/FrozenLake-v1'],
+    [['--env', 'saccade/Nope-v1'], 'No env is registered with id "saccade/Nope-v1"'],
+    [['--env-options', '[1]'], '--env-options'],
+    [['--tools', 'no_such_tool', '--name', 'tools'], '--tools: no tool is named no_such_tool'],
+  ])('%j is a usage error before any training', async (flags, message) => {
+    const output = capture();
+    const { exitCode } = await runCli(['train', ...flags, '--out', scratch], output);
+    expect(exitCode).toBe(EXIT_USAGE);
+    expect(output.err.join('\n')).toContain(message);
+  });
+
   test('a short run leaves a complete run folder', { timeout: 180_000 }, async () => {
     const output = capture();
     const { exitCode } = await runCli(

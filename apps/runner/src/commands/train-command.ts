@@ -1,7 +1,7 @@
 import type { RunEvent } from '@saccade/spec';
 import { backendInfo, initTensor } from '@saccade/tensor';
 import { Command } from 'commander';
-import { listTools } from '@saccade/core';
+import { listTools, makeEnv } from '@saccade/core';
 import { registerBuiltinTools } from '../builtin-tools';
 import { ConfigError } from '../config-error';
 import { EXIT_CANCELLED, EXIT_SUCCESS, EXIT_USAGE } from '../exit-codes';
@@ -118,6 +118,7 @@ export function trainCommand(output: Output, setExitCode: (code: number) => void
             },
             grpo: { steps: flags.grpoSteps, timeLimitSeconds: flags.grpoTimeLimit },
           });
+          await checkEnv(config);
           const runName = config.name ?? `train-${new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19)}`;
           folder = RunFolder.create(config.outputFolder, runName);
           config = { ...config, name: basename(folder.path) };
@@ -209,6 +210,15 @@ export function trainCommand(output: Output, setExitCode: (code: number) => void
         output.log(`plots: ${plots.filter((path) => path.endsWith('.png')).join(', ')}`);
       }
     });
+}
+
+/** Makes the run's env once, so that an unknown id or an option it refuses is a usage error before the run starts. */
+async function checkEnv(config: TrainConfig): Promise<void> {
+  try {
+    await makeEnv(config.env.id, config.env.options, { maxTurns: config.env.maxTurns }).close();
+  } catch (error) {
+    throw new ConfigError({ source: 'env (--env, --env-options)', issues: [(error as Error).message] });
+  }
 }
 
 /** --env-options as an object; with --env and no options, none (the default env's options are FrozenLake's). */
