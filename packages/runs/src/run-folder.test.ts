@@ -51,6 +51,22 @@ describe('RunFolder', () => {
     expect(folder.readEvents().map((event) => (event as { step?: number }).step)).toEqual([1, 2]);
     expect(folder.readMetrics().map((row) => row.step)).toEqual([1, 2]);
   });
+
+  test('truncateAfter (a resume) removes what a kill left half-written: a checkpoint being filled, temporary files', () => {
+    const folder = RunFolder.create(scratch(), 'killed');
+    const half = join(folder.path, 'checkpoints', '.475.tmp-4242-1763900000000');
+    mkdirSync(half, { recursive: true });
+    writeFileSync(join(half, 'weights.bin'), 'half');
+    mkdirSync(join(folder.path, 'checkpoints', '450'), { recursive: true });
+    mkdirSync(join(folder.path, 'images'), { recursive: true });
+    writeFileSync(join(folder.path, 'images', 'ab12.png.4242.9f3c.tmp'), 'half');
+    writeFileSync(join(folder.path, 'images', 'ab12.png'), 'whole');
+    writeFileSync(join(folder.path, 'summary.json.4242-0a1b2c.tmp'), '{');
+    folder.truncateAfter(450);
+    expect(readdirSync(join(folder.path, 'checkpoints'))).toEqual(['450']);
+    expect(readdirSync(join(folder.path, 'images'))).toEqual(['ab12.png']);
+    expect(readdirSync(folder.path).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+  });
 });
 
 describe('checkpoints index', () => {

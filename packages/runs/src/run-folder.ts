@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunEvent } from '@saccade/spec';
 import { stringify as toYaml } from 'yaml';
@@ -125,6 +125,7 @@ export class RunFolder {
    * so that a resumed run appends those steps once. Each file is replaced whole (atomically).
    */
   truncateAfter(step: number): void {
+    this.removeTemporaries();
     for (const file of this.appendedFiles()) {
       const kept = readFileSync(file, 'utf8')
         .split('\n')
@@ -141,6 +142,27 @@ export class RunFolder {
         });
       writeFileAtomic(file, kept.length > 0 ? `${kept.join('\n')}\n` : '');
     }
+  }
+
+  /**
+   * Removes what a killed process left half-written: checkpoint folders it was still filling
+   * (`checkpoints/.<step>.tmp-…`) and temporary files of atomic writes (`*.tmp`, images included),
+   * anywhere in the run folder. Returns the paths removed.
+   */
+  removeTemporaries(): string[] {
+    const removed: string[] = [];
+    const visit = (folder: string): void => {
+      for (const entry of readdirSync(folder, { withFileTypes: true })) {
+        const path = join(folder, entry.name);
+        const temporary = entry.isDirectory() ? /^\..+\.tmp-\d+-\d+$/.test(entry.name) : entry.name.endsWith('.tmp');
+        if (temporary) {
+          rmSync(path, { recursive: true, force: true });
+          removed.push(path);
+        } else if (entry.isDirectory()) visit(path);
+      }
+    };
+    visit(this.path);
+    return removed;
   }
 
   /** Replaces summary.json with `summary`. */

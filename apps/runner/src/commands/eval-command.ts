@@ -62,6 +62,8 @@ export function evalCommand(output: Output, setExitCode: (code: number) => void)
         if (flags.resume !== undefined) {
           config = readEvalConfig(flags.resume);
           folder = RunFolder.open(flags.resume);
+          // Half-written files of the killed process (an image's temporary file) go before the store reopens.
+          folder.removeTemporaries();
           folder.cutTornLines();
         } else {
           config = await resolveEvalConfig(flags);
