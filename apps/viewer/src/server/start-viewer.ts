@@ -1,7 +1,7 @@
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { extname, join, resolve, sep } from 'node:path';
+import { dirname, extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findRunFolders, RunIndex } from './run-index';
 import { episodeTokens } from './episode-tokens';
@@ -45,10 +45,20 @@ const contentTypes: Record<string, string> = {
  * const viewer = await startViewer({ path: 'runs' });
  * console.log(viewer.url); // http://127.0.0.1:41234/
  */
+/**
+ * The built front end, `dist/app` of this package: found from the package root, so that it is the
+ * same whether this module runs from dist or, in development, from src.
+ */
+function builtAppDirectory(): string {
+  let folder = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(folder, 'package.json')) && dirname(folder) !== folder) folder = dirname(folder);
+  return join(folder, 'dist', 'app');
+}
+
 export async function startViewer(options: StartViewerOptions): Promise<Viewer> {
   const root = resolve(options.path);
   findRunFolders(root); // a path that is no folder fails here, before the port opens
-  const appDirectory = resolve(options.appDirectory ?? fileURLToPath(new URL('./app', import.meta.url)));
+  const appDirectory = resolve(options.appDirectory ?? builtAppDirectory());
   if (!existsSync(join(appDirectory, 'index.html'))) {
     throw new Error(`saccade view: the built front end is missing: expected ${join(appDirectory, 'index.html')} (build @saccade/viewer with \`pnpm build\`).`);
   }
