@@ -74,6 +74,7 @@ export async function createQwen25SequenceTokenizer(options: Qwen25SequenceToken
   const visionStart = special(QWEN25_SPECIAL_TOKENS.visionStart);
   const visionEnd = special(QWEN25_SPECIAL_TOKENS.visionEnd);
   const imagePad = special(QWEN25_SPECIAL_TOKENS.imagePad);
+  const endOfText = special(QWEN25_SPECIAL_TOKENS.endOfText);
   const encode = (text: string): number[] => (text.length === 0 ? [] : tokenizer.encode(text, { add_special_tokens: false }));
   const newline = encode('\n');
 
@@ -100,7 +101,10 @@ export async function createQwen25SequenceTokenizer(options: Qwen25SequenceToken
           push([imEnd], index, 0);
         } else if (message.role === 'assistant') {
           push(encode('assistant\n'), index, 0);
-          push(encode(message.text), index, 1);
+          // The ids the server returned (vLLM's return_tokens_as_token_ids), not the text re-encoded:
+          // re-encoding can split the same text into other tokens than the model sampled.
+          const sampled = message.tokens?.filter((id, position, all) => !(position === all.length - 1 && (id === imEnd || id === endOfText)));
+          push(sampled ?? encode(message.text), index, 1);
           chat.messageEnds[index] = chat.inputIds.length;
           push([imEnd], index, 1);
         } else {

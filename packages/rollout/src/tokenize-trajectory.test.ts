@@ -71,6 +71,19 @@ describe('tokenizeTrajectory with Qwen2.5-VL', () => {
     expect(sequence).toMatchObject({ trajectoryId: 't-0', groupId: 'g-0', totalReward: 1.5, success: true, truncatedTokens: 0, tokenizer: 'qwen2.5-vl' });
   });
 
+  it("uses the token ids the server returned for a response (vLLM's return_tokens_as_token_ids) with recordedTokens", () => {
+    const trajectory = handBuilt();
+    // "<answer>Left</answer>" as a model might have sampled it: other ids than encoding the text gives, and a trailing <|im_end|>.
+    const sampled = [27, 9217, 29, 2359, 83, 522, 9217, 29, 151645];
+    trajectory.turns[0]!.tokens = sampled;
+    const recorded = tokenizeTrajectory(trajectory, qwen, { recordedTokens: true });
+    expect(recorded.inputIds.slice(25, 34)).toEqual([...sampled.slice(0, -1), 151645]);
+    expect(recorded.lossMask.slice(25, 34)).toEqual(new Array(9).fill(1));
+    expect(recorded.endOfTurn).toEqual([33, 46]);
+    // Without the option (export of another model's trajectories), the text is encoded.
+    expect(tokenizeTrajectory(trajectory, qwen).inputIds.slice(25, 33)).toEqual([27, 9217, 29, 5415, 522, 9217, 29, 151645]);
+  });
+
   it('matches the tokenizer on the whole rendered chat and decodes back to it', () => {
     const sequence = tokenizeTrajectory(handBuilt(), qwen);
     const text = qwen.decode(sequence.inputIds);
