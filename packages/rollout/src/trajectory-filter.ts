@@ -1,18 +1,8 @@
+import { trajectorySuccess } from '@saccade/core';
 import { InvalidArgumentError, type Trajectory } from '@saccade/spec';
 
-/**
- * Whether an episode succeeded: its last turn's `info.metrics.success` (VAGEN's
- * `traj_metrics.success`) is true or 1. A failed episode (one that stopped on an error) never
- * succeeded.
- */
-export function trajectorySuccess(trajectory: Trajectory): boolean {
-  if (trajectory.error !== undefined) return false;
-  const last = trajectory.turns[trajectory.turns.length - 1];
-  const metrics = last?.info.metrics;
-  if (typeof metrics !== 'object' || metrics === null) return false;
-  const success = (metrics as Record<string, unknown>).success;
-  return success === true || success === 1;
-}
+// One definition of success for every package: core's (eval statistics use it too).
+export { trajectorySuccess };
 
 /** Which trajectories to keep; every field given must match. */
 export interface TrajectoryFilter {
