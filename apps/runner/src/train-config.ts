@@ -30,11 +30,13 @@ export const trainConfigSchema = z
       .strict()
       .prefault({}),
     /** What of the env's text the policy reads: 'image' (images only: Markov visual envs, the default run) or 'full'. */
-    policyView: z.enum(['image', 'full']).default('image'),
+    policyView: z.enum(['image', 'full', 'no-system']).default('image'),
     /** Earlier turns each prompt keeps (VAGEN's window; 0: each turn sees its observation only, as a Markov env needs). */
     historyWindow: z.number().int().nonnegative().default(0),
     /** Tools the policy may call inside its episodes (registered tool names); the env is wrapped in the tool-use wrapper. */
     tools: z.array(z.string()).default([]),
+    /** Settings of configurable tools by name (as `--tool-options`), e.g. {search_coordinate: {offset: 256}}. */
+    toolOptions: z.record(z.string(), z.record(z.string(), z.unknown())).default({}),
     /** SFT files (`saccade data generate` output, LLaMA-Factory messages + images) whose chains SFT trains on, beside or instead of the oracle's. */
     sftFiles: z.array(z.string()).default([]),
     /** Seeds the demonstrations and GRPO prompts come from, and the held-out seeds evaluation plays. */
@@ -57,6 +59,8 @@ export const trainConfigSchema = z
         learningRate: z.number().positive().default(3e-3),
         warmupSteps: z.number().int().nonnegative().default(20),
         evalEvery: z.number().int().positive().default(50),
+        /** Tokens a response may take in the phase's held-out evaluation (a tool call needs more than an answer). */
+        maxTokens: z.number().int().positive().default(48),
         timeLimitSeconds: z.number().positive().default(540),
       })
       .strict()

@@ -1,3 +1,4 @@
+import { lookingLine } from '@saccade/runs';
 import type { ImageRef, RunEvent, Trajectory } from '@saccade/spec';
 import { phasesFromConfig, remainingSeconds, type PhasePlan } from './phase-eta';
 
@@ -178,6 +179,7 @@ export function reduceRunState(state: RunState, event: RunEvent): RunState {
         finite(event.metrics.success) ? `success ${(event.metrics.success * 100).toFixed(1)}%` : undefined,
         finite(event.metrics.meanReward) ? `mean reward ${event.metrics.meanReward.toFixed(2)}` : undefined,
         finite(event.metrics.episodes) ? `${event.metrics.episodes} episodes` : undefined,
+        lookingLine(event.metrics),
       ].filter(Boolean);
       return withLog(next, event.time, 'info', `eval @ step ${event.step}: ${parts.join(', ')}`);
     }

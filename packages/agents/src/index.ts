@@ -26,7 +26,7 @@ export type { MockAgentSettings, MockResponse, RecordedCall } from './scripted/m
 
 // Prompt building and VISTA reflection feedback.
 export { applyHistoryWindow } from './prompt/apply-history-window';
-export { applyPromptView, buildMessages } from './prompt/build-messages';
+export { applyPromptView, buildMessages, PROMPT_VIEWS } from './prompt/build-messages';
 export type { BuildMessagesOptions, HistoryTurn, PromptView } from './prompt/build-messages';
 export { observationToContent } from './prompt/observation-to-content';
 export {

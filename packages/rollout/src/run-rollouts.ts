@@ -4,7 +4,7 @@ import { InvalidArgumentError, type Agent, type Env, type ImageData, type RunEve
 import { runEpisode, type EpisodeContext, type EpisodeSettings, type RolloutPrompt, type SamplingOptions } from './run-episode';
 import type { TrajectoryStore } from './trajectory-store';
 import { createLockstep, isBatchAgent, type Lockstep } from './lockstep-agent';
-import type { PromptView } from '@saccade/agents';
+import { PROMPT_VIEWS, type PromptView } from '@saccade/agents';
 import { trajectorySuccess } from './trajectory-filter';
 
 export interface RolloutSettings {
@@ -251,8 +251,8 @@ function checkPrompts(prompts: unknown): RolloutPrompt[] {
 }
 
 function checkView(view: unknown): PromptView {
-  if (view === 'full' || view === 'image') return view;
-  throw new InvalidArgumentError({ argument: 'view', expected: "'full' or 'image'", value: view });
+  if (PROMPT_VIEWS.includes(view as PromptView)) return view as PromptView;
+  throw new InvalidArgumentError({ argument: 'view', expected: PROMPT_VIEWS.map((name) => `'${name}'`).join(' | '), value: view });
 }
 
 function integerAtLeast(value: number, minimum: number, argument: string, allowInfinity: boolean): number {

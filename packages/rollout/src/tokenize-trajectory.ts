@@ -1,4 +1,4 @@
-import type { PromptView } from '@saccade/agents';
+import { PROMPT_VIEWS, type PromptView } from '@saccade/agents';
 import { IMAGE_PLACEHOLDER, InvalidArgumentError, type ImageRef, type Trajectory } from '@saccade/spec';
 import type { SequenceMessage, SequenceTokenizer } from './sequence-tokenizer';
 import { trajectorySuccess } from './trajectory-filter';
@@ -23,7 +23,7 @@ export interface TokenizeTrajectoryOptions {
   maxLength?: number;
   /**
    * What of the env's text the sequence keeps, as the rollout's prompts did (`buildMessages`'s
-   * view): `'full'` (default) or `'image'` (no system prompt, observations as their images only).
+   * view): `'full'` (default), `'no-system'` (no system prompt) or `'image'` (no system prompt, observations as their images only).
    */
   view?: PromptView;
   /**
@@ -118,7 +118,7 @@ export function tokenizeTrajectory(
   }
 
   const view = options.view ?? 'full';
-  if (view !== 'full' && view !== 'image') throw new InvalidArgumentError({ argument: 'view', expected: "'full' or 'image'", value: view });
+  if (!PROMPT_VIEWS.includes(view)) throw new InvalidArgumentError({ argument: 'view', expected: PROMPT_VIEWS.map((name) => `'${name}'`).join(' | '), value: view });
   const lossTurns = options.lossTurns ?? 'all';
   if (lossTurns !== 'all' && lossTurns !== 'last') throw new InvalidArgumentError({ argument: 'lossTurns', expected: "'all' or 'last'", value: lossTurns });
   const advantageSelection = options.advantageMask ?? 'loss';

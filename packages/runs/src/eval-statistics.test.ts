@@ -1,6 +1,6 @@
 import type { Trajectory } from '@saccade/spec';
 import { describe, expect, test } from 'vitest';
-import { passAtK, summarizeEval, wilsonInterval } from './eval-statistics';
+import { passAtK, summarizeEval, summarizeToolUse, wilsonInterval } from './eval-statistics';
 
 describe('wilsonInterval', () => {
   test('matches the closed form at the edges and in the middle', () => {
@@ -29,7 +29,7 @@ describe('passAtK', () => {
   });
 });
 
-function trajectory(seed: number, sample: number, success: boolean, extra: { family?: string; toolCalls?: { name?: string; ok: boolean }[]; error?: boolean } = {}): Trajectory {
+function trajectory(seed: number, sample: number, success: boolean, extra: { family?: string; toolCalls?: { name?: string; ok: boolean; hit?: boolean }[]; error?: boolean } = {}): Trajectory {
   const info: Record<string, unknown> = { metrics: { success, format_correct: true } };
   if (extra.family !== undefined) info['taskFamily'] = extra.family;
   const turns = [
@@ -75,6 +75,7 @@ describe('summarizeEval', () => {
       invalidPerEpisode: 0.5,
       episodesWithCalls: 2,
       byTool: { zoom: { calls: 2, invalid: 1 }, '(unreadable)': { calls: 1, invalid: 1 } },
+      target: null,
     });
   });
 
@@ -82,5 +83,29 @@ describe('summarizeEval', () => {
     const summary = summarizeEval([trajectory(0, 0, true)], 1);
     expect(Object.keys(summary.families)).toEqual(['test/Env-v1']);
     expect(summary.passAtK).toBeUndefined();
+  });
+});
+
+describe('summarizeToolUse', () => {
+  test('looks that held the target: the share of episodes, and success with and without one', () => {
+    const crop = (hit: boolean) => ({ name: 'search_coordinate', ok: true, hit });
+    const summary = summarizeToolUse([
+      trajectory(0, 0, true, { toolCalls: [crop(false), crop(true)] }),
+      trajectory(1, 0, true, { toolCalls: [crop(true)] }),
+      trajectory(2, 0, false, { toolCalls: [crop(true)] }),
+      trajectory(3, 0, false, { toolCalls: [crop(false), { ok: false }] }),
+      trajectory(4, 0, true),
+    ]);
+    expect(summary).toEqual({
+      calls: 6,
+      invalidCalls: 1,
+      callsPerEpisode: 6 / 5,
+      invalidPerEpisode: 1 / 5,
+      episodesWithCalls: 4,
+      byTool: { search_coordinate: { calls: 5, invalid: 0 }, '(unreadable)': { calls: 1, invalid: 1 } },
+      // 3 of 5 episodes hit; 2 of those 3 succeeded, 1 of the 2 others (the one that never looked).
+      target: { episodesWithHit: 3, hitRate: 3 / 5, successWithHit: 2 / 3, successWithoutHit: 1 / 2, callsPerSolvedEpisode: 3 / 3 },
+    });
+    expect(summarizeToolUse([trajectory(0, 0, true, { toolCalls: [crop(true)] })]).target).toEqual({ episodesWithHit: 1, hitRate: 1, successWithHit: 1, successWithoutHit: null, callsPerSolvedEpisode: 1 });
   });
 });

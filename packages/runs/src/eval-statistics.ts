@@ -47,6 +47,82 @@ export interface ToolUseSummary {
   /** Episodes with at least one tool call. */
   episodesWithCalls: number;
   byTool: Record<string, { calls: number; invalid: number }>;
+  /**
+   * Looking, for tasks that say where their answer is (`targetBox`; null otherwise): episodes with
+   * a call whose region held the whole target, their share, success with and without such a look.
+   */
+  target: TargetLookSummary | null;
+}
+
+/** How often the policy's looks found the target, and what finding it was worth. */
+export interface TargetLookSummary {
+  episodesWithHit: number;
+  hitRate: number;
+  /** Success among episodes with a hit (null when none hit). */
+  successWithHit: number | null;
+  /** Success among the others (null when all hit). */
+  successWithoutHit: number | null;
+  /** Tool calls per successful episode (null when none succeeded). */
+  callsPerSolvedEpisode: number | null;
+}
+
+interface CallRecord {
+  name?: unknown;
+  ok?: unknown;
+  hit?: unknown;
+}
+
+/** Tool calls, invalid calls and looks at the target, from the `toolCalls` records of each turn's info (the tool-use wrapper's). */
+export function summarizeToolUse(trajectories: readonly Trajectory[]): ToolUseSummary {
+  const tools: ToolUseSummary = { calls: 0, invalidCalls: 0, callsPerEpisode: 0, invalidPerEpisode: 0, episodesWithCalls: 0, byTool: {}, target: null };
+  let scored = false;
+  const hit = { episodes: 0, successes: 0 };
+  const missed = { episodes: 0, successes: 0 };
+  const solved = { episodes: 0, calls: 0 };
+  for (const trajectory of trajectories) {
+    let episodeCalls = 0;
+    let episodeHit = false;
+    for (const turn of trajectory.turns) {
+      const calls = turn.info['toolCalls'];
+      if (!Array.isArray(calls)) continue;
+      for (const call of calls as CallRecord[]) {
+        const name = typeof call?.name === 'string' ? call.name : '(unreadable)';
+        const entry = (tools.byTool[name] ??= { calls: 0, invalid: 0 });
+        entry.calls++;
+        tools.calls++;
+        episodeCalls++;
+        if (call?.ok !== true) {
+          entry.invalid++;
+          tools.invalidCalls++;
+        }
+        if (typeof call?.hit === 'boolean') scored = true;
+        if (call?.hit === true) episodeHit = true;
+      }
+      if (typeof (turn.info['metrics'] as Record<string, unknown> | undefined)?.['target_hit'] === 'boolean') scored = true;
+    }
+    if (episodeCalls > 0) tools.episodesWithCalls++;
+    const success = trajectorySuccess(trajectory);
+    const group = episodeHit ? hit : missed;
+    group.episodes++;
+    if (success) {
+      group.successes++;
+      solved.episodes++;
+      solved.calls += episodeCalls;
+    }
+  }
+  const count = trajectories.length;
+  tools.callsPerEpisode = count === 0 ? 0 : tools.calls / count;
+  tools.invalidPerEpisode = count === 0 ? 0 : tools.invalidCalls / count;
+  if (scored) {
+    tools.target = {
+      episodesWithHit: hit.episodes,
+      hitRate: count === 0 ? 0 : hit.episodes / count,
+      successWithHit: hit.episodes === 0 ? null : hit.successes / hit.episodes,
+      successWithoutHit: missed.episodes === 0 ? null : missed.successes / missed.episodes,
+      callsPerSolvedEpisode: solved.episodes === 0 ? null : solved.calls / solved.episodes,
+    };
+  }
+  return tools;
 }
 
 /** What `summarizeEval` returns and an eval's summary.json holds: accuracy with its interval, failures, mean reward and turns, format rate, per-family rates, pass@k and tool use. */
@@ -100,7 +176,6 @@ export function summarizeEval(trajectories: readonly Trajectory[], samples: numb
   let wellFormed = 0;
   const families = new Map<string, { episodes: number; successes: number }>();
   const bySeed = new Map<number, { samples: number; correct: number }>();
-  const tools: ToolUseSummary = { calls: 0, invalidCalls: 0, callsPerEpisode: 0, invalidPerEpisode: 0, episodesWithCalls: 0, byTool: {} };
   for (const trajectory of trajectories) {
     const success = trajectorySuccess(trajectory);
     if (success) successes++;
@@ -118,7 +193,6 @@ export function summarizeEval(trajectories: readonly Trajectory[], samples: numb
       if (success) seed.correct++;
       bySeed.set(episode.seed, seed);
     }
-    let episodeCalls = 0;
     for (const turn of trajectory.turns) {
       const metrics = turn.info['metrics'] as Record<string, unknown> | undefined;
       const format = metrics?.['format_correct'] ?? turn.info['formatCorrect'];
@@ -126,25 +200,10 @@ export function summarizeEval(trajectories: readonly Trajectory[], samples: numb
         formatTurns++;
         if (format) wellFormed++;
       }
-      const calls = turn.info['toolCalls'];
-      if (!Array.isArray(calls)) continue;
-      for (const call of calls as { name?: unknown; ok?: unknown }[]) {
-        const name = typeof call.name === 'string' ? call.name : '(unreadable)';
-        const entry = (tools.byTool[name] ??= { calls: 0, invalid: 0 });
-        entry.calls++;
-        tools.calls++;
-        episodeCalls++;
-        if (call.ok !== true) {
-          entry.invalid++;
-          tools.invalidCalls++;
-        }
-      }
     }
-    if (episodeCalls > 0) tools.episodesWithCalls++;
   }
   const count = trajectories.length;
-  tools.callsPerEpisode = count === 0 ? 0 : tools.calls / count;
-  tools.invalidPerEpisode = count === 0 ? 0 : tools.invalidCalls / count;
+  const tools = summarizeToolUse(trajectories);
   const summary: EvalSummary = {
     ...rate(successes, count),
     failed,

@@ -17,5 +17,8 @@ export { readJsonLines } from './json-lines';
 export { writeFileAtomic } from './write-file-atomic';
 
 // Eval statistics.
-export { episodeKey, episodeOf, passAtK, summarizeEval, taskFamily, wilsonInterval } from './eval-statistics';
-export type { EvalSummary, RateSummary, ToolUseSummary } from './eval-statistics';
+export { episodeKey, episodeOf, passAtK, summarizeEval, summarizeToolUse, taskFamily, wilsonInterval } from './eval-statistics';
+export type { EvalSummary, RateSummary, TargetLookSummary, ToolUseSummary } from './eval-statistics';
+
+// The looking metrics of an evaluation row, as one progress line.
+export { lookingLine } from './looking-line';

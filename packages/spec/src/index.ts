@@ -28,7 +28,7 @@ export type {
   StandardSchemaV1Props,
   StandardSchemaV1Result,
 } from './v1/standard-schema';
-export type { Tool, ToolExecuteOptions, ToolResult } from './v1/tool';
+export type { ImageBox, Tool, ToolExecuteOptions, ToolResult } from './v1/tool';
 export type { ImageRef, StoredObservation, Trajectory, TrajectoryError, Turn, TurnTiming } from './v1/trajectory';
 
 // Constants.

@@ -1,3 +1,4 @@
+import { summarizeToolUse } from '@saccade/runs';
 import type { Trajectory } from '@saccade/spec';
 import { trajectorySuccess } from '@saccade/rollout';
 import type { PolicyEpisodes } from './policy-episodes';
@@ -10,6 +11,24 @@ export interface PolicyEvaluation {
   /** Fraction of turns whose response was well formed (`info.formatCorrect`). */
   formatRate: number;
   meanTurns: number;
+  /** Metrics of looking, when the episodes had tools (a `ToolUseWrapper` reported calls). */
+  looking?: LookingMetrics;
+}
+
+/** How a policy used its tools: from the `toolCalls` records the tool-use wrapper leaves in each turn's info. */
+export interface LookingMetrics {
+  /** Tool calls per episode (every `<tool_call>` read, valid or not). */
+  toolCallsPerEpisode: number;
+  /** Fraction of those calls that gave no result (unreadable, unknown tool, bad arguments, a failure). */
+  invalidCallRate: number;
+  /** Fraction of episodes with a call whose region held the whole target (NaN for tasks without a `targetBox`). */
+  targetHitRate: number;
+  /** Success among episodes whose look hit the target (NaN when none did or no target is known). */
+  successWithHit: number;
+  /** Success among the other episodes (NaN when every episode hit or no target is known). */
+  successWithoutHit: number;
+  /** Tool calls per successful episode (NaN when none succeeded or no target is known). */
+  callsPerSolvedEpisode: number;
 }
 
 /** Greedy episodes of the policy on the given seeds, played by the rollout manager, summarised. */
@@ -31,11 +50,35 @@ export function summarizeTrajectories(trajectories: readonly Trajectory[]): Poli
     reward += trajectory.totalReward;
     if (trajectorySuccess(trajectory)) successes++;
   }
+  const looking = lookingMetrics(trajectories);
   return {
     episodes: count,
     success: count === 0 ? 0 : successes / count,
     meanReward: count === 0 ? 0 : reward / count,
     formatRate: turns === 0 ? 0 : wellFormed / turns,
     meanTurns: count === 0 ? 0 : turns / count,
+    ...(looking === undefined ? {} : { looking }),
+  };
+}
+
+/** An evaluation as flat event metrics: its numbers and the looking metrics beside them, NaN left out. */
+export function evaluationMetrics({ looking, ...numbers }: PolicyEvaluation): Record<string, number> {
+  const metrics: Record<string, number> = { ...numbers };
+  for (const [key, value] of Object.entries(looking ?? {})) if (Number.isFinite(value)) metrics[key] = value;
+  return metrics;
+}
+
+/** Looking metrics of played episodes, or undefined when no turn went through a tool-use wrapper. */
+export function lookingMetrics(trajectories: readonly Trajectory[]): LookingMetrics | undefined {
+  if (!trajectories.some((trajectory) => trajectory.turns.some((turn) => turn.info['toolCallCount'] !== undefined))) return undefined;
+  const tools = summarizeToolUse(trajectories);
+  const orNaN = (value: number | null | undefined) => value ?? Number.NaN;
+  return {
+    toolCallsPerEpisode: tools.callsPerEpisode,
+    invalidCallRate: tools.calls === 0 ? 0 : tools.invalidCalls / tools.calls,
+    targetHitRate: orNaN(tools.target?.hitRate),
+    successWithHit: orNaN(tools.target?.successWithHit),
+    successWithoutHit: orNaN(tools.target?.successWithoutHit),
+    callsPerSolvedEpisode: orNaN(tools.target?.callsPerSolvedEpisode),
   };
 }

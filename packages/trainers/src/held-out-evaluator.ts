@@ -1,5 +1,5 @@
 import type { RunEvent } from '@saccade/spec';
-import { evaluatePolicy, type PolicyEvaluation } from './evaluate-policy';
+import { evaluatePolicy, evaluationMetrics, type PolicyEvaluation } from './evaluate-policy';
 import type { PolicyEpisodes } from './policy-episodes';
 import { seedRange, type SeedRange } from './seed-range';
 
@@ -22,7 +22,7 @@ export function createHeldOutEvaluator(
     const result = await evaluatePolicy(episodes, seeds, { step });
     const elapsed = seconds();
     evaluations.push({ ...result, step, seconds: elapsed });
-    onEvent({ type: 'eval-end', time: new Date().toISOString(), step, metrics: { ...result, seconds: elapsed } });
+    onEvent({ type: 'eval-end', time: new Date().toISOString(), step, metrics: { ...evaluationMetrics(result), seconds: elapsed } });
     return result;
   };
   return { evaluations, evaluate };

@@ -1,4 +1,4 @@
-export { evaluatePolicy, summarizeTrajectories, type PolicyEvaluation } from './evaluate-policy';
+export { evaluatePolicy, evaluationMetrics, lookingMetrics, summarizeTrajectories, type LookingMetrics, type PolicyEvaluation } from './evaluate-policy';
 export { createPolicyEpisodes, DEFAULT_STOP, type EpisodeSettings, type PlayedBatch, type PlayOptions, type PolicyEpisodes } from './policy-episodes';
 export { warmupCosineLearningRate } from './learning-rate-schedule';
 export { trainSft, type TrainSftResult, type TrainSftSettings } from './train-sft';

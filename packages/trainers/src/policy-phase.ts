@@ -3,7 +3,7 @@ import { createAdamOptimizer, DataParallel, type VisionLanguageModel } from '@sa
 import type { RunEvent } from '@saccade/spec';
 import type * as tf from '@tensorflow/tfjs-core';
 import type { PolicyEvaluation } from './evaluate-policy';
-import { summarizeTrajectories } from './evaluate-policy';
+import { evaluationMetrics, summarizeTrajectories } from './evaluate-policy';
 import { createHeldOutEvaluator, type TimedEvaluation } from './held-out-evaluator';
 import { createPolicyEpisodes, type PlayedBatch, type PolicyEpisodes } from './policy-episodes';
 import { cloneModel, meanRewardTerms } from './policy-training';
@@ -87,10 +87,7 @@ export async function startPolicyPhase(
         step: step + 1,
         episodes: batch.trajectories.length,
         metrics: {
-          success: summary.success,
-          meanReward: summary.meanReward,
-          formatRate: summary.formatRate,
-          meanTurns: summary.meanTurns,
+          ...withoutEpisodes(evaluationMetrics(summary)),
           trainedSequences,
           episodesPerSecond: batch.trajectories.length / rolloutSeconds,
           failedEpisodes: batch.trajectories.filter((trajectory) => trajectory.error !== undefined).length,
@@ -123,4 +120,9 @@ export async function startPolicyPhase(
       await parallel.close();
     },
   };
+}
+
+/** The batch's metrics; the event carries the episode count itself. */
+function withoutEpisodes({ episodes: _episodes, ...metrics }: Record<string, number>): Record<string, number> {
+  return metrics;
 }

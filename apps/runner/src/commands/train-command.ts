@@ -2,10 +2,10 @@ import type { RunEvent } from '@saccade/spec';
 import { backendInfo, initTensor } from '@saccade/tensor';
 import { Command } from 'commander';
 import { listTools, makeEnv } from '@saccade/core';
-import { registerBuiltinTools } from '../builtin-tools';
+import { parseToolOptions, registerBuiltinTools } from '../builtin-tools';
 import { ConfigError } from '../config-error';
 import { EXIT_CANCELLED, EXIT_SUCCESS, EXIT_USAGE } from '../exit-codes';
-import { loadTrainConfig } from '../load-train-config';
+import { listRecipes, loadTrainConfig } from '../load-train-config';
 import type { Output } from '../output';
 import { writeRunPlots } from '../plots/write-run-plots';
 import { RunFolder } from '../run-folder';
@@ -28,6 +28,8 @@ interface TrainFlags {
   maxTurns?: number;
   tools?: string;
   sftFile?: string[];
+  recipe?: string;
+  toolOptions?: string;
   oracle?: boolean;
   policyView?: string;
   historyWindow?: number;
@@ -48,10 +50,20 @@ interface TrainFlags {
 
 const integer = (value: string): number => Number(value);
 
+/** `--tool-options` as a usage error (exit 2) when it is not settings by tool name. */
+function toolOptionsFlag(text: string): Record<string, Record<string, unknown>> {
+  try {
+    return parseToolOptions(text);
+  } catch (error) {
+    throw new ConfigError({ source: '--tool-options', issues: [(error as Error).message.replace(/^--tool-options: /, '')] });
+  }
+}
+
 /** `saccade train`: with no arguments, the built-in default run. */
 export function trainCommand(output: Output, setExitCode: (code: number) => void): Command {
   return new Command('train')
     .description('train the built-in model (no arguments: the default run on FrozenLake from images, SFT then GRPO)')
+    .option('-r, --recipe <name>', `a named config shipped with saccade (a config file and flags override it): ${listRecipes().map((recipe) => recipe.name).join(' | ')}; default frozenlake`)
     .option('-c, --config <file>', 'YAML config file (flags override it)')
     .option('--name <name>', 'run name (default: train-<time>)')
     .option('--out <folder>', 'folder that holds run folders (default: runs)')
@@ -63,9 +75,10 @@ export function trainCommand(output: Output, setExitCode: (code: number) => void
     .option('--env-options <json>', "the env's options as JSON (default with --env: none)")
     .option('--max-turns <n>', 'turn cap per episode', integer)
     .option('--tools <names>', 'tools the policy may call in its episodes, comma-separated (saccade tools list)')
+    .option('--tool-options <json>', 'settings of configurable tools by name, JSON or @file, e.g. \'{"search_coordinate": {"offset": 256}}\'')
     .option('--sft-file <file>', 'an SFT file to train on in the SFT phase (saccade data generate output; repeatable)', (value: string, previous: string[] = []) => [...previous, value])
     .option('--no-oracle', "SFT on the SFT files only, without the env oracle's demonstrations")
-    .option('--policy-view <view>', "what the policy reads: image (images only, default) | full (the env's text and images)")
+    .option('--policy-view <view>', "what the policy reads: image (images only, default) | full (the env's text and images) | no-system (all but the system prompt)")
     .option('--history-window <n>', 'earlier turns each prompt keeps (default 0)', integer)
     .option('--batch-size <n>', 'SFT examples per step', integer)
     .option('--learning-rate <x>', 'SFT peak learning rate', Number)
@@ -97,7 +110,9 @@ export function trainCommand(output: Output, setExitCode: (code: number) => void
             ...(flags.env === undefined && flags.envOptions === undefined && flags.maxTurns === undefined
               ? {}
               : { env: { id: flags.env, options: envOptionsFlag(flags), maxTurns: flags.maxTurns } }),
-            tools: flags.tools === undefined ? undefined : flags.tools.split(',').map((name) => name.trim()).filter((name) => name.length > 0),
+            // `--tools none`: the recipe without its tools (the ablation).
+            tools: flags.tools === undefined ? undefined : flags.tools.trim() === 'none' ? [] : flags.tools.split(',').map((name) => name.trim()).filter((name) => name.length > 0),
+            toolOptions: flags.toolOptions === undefined ? undefined : toolOptionsFlag(flags.toolOptions),
             sftFiles: flags.sftFile,
             policyView: flags.policyView,
             historyWindow: flags.historyWindow,
@@ -117,7 +132,7 @@ export function trainCommand(output: Output, setExitCode: (code: number) => void
               timeLimitSeconds: flags.timeLimit,
             },
             grpo: { steps: flags.grpoSteps, timeLimitSeconds: flags.grpoTimeLimit },
-          });
+          }, flags.recipe);
           await checkEnv(config);
           const runName = config.name ?? `train-${new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19)}`;
           folder = RunFolder.create(config.outputFolder, runName);
@@ -134,7 +149,14 @@ export function trainCommand(output: Output, setExitCode: (code: number) => void
       // The tools the policy may call, registered as `saccade eval` does; a name none registers is a usage error.
       let closeTools = async (): Promise<void> => {};
       if (config.tools.length > 0) {
-        const builtin = await registerBuiltinTools();
+        let builtin: Awaited<ReturnType<typeof registerBuiltinTools>>;
+        try {
+          builtin = await registerBuiltinTools(config.toolOptions);
+        } catch (error) {
+          output.error((error as Error).message);
+          setExitCode(EXIT_USAGE);
+          return;
+        }
         closeTools = builtin.close;
         const known = new Set(listTools().map((tool) => tool.name));
         const unknown = config.tools.filter((name) => !known.has(name));

@@ -25,7 +25,7 @@ export const evalConfigSchema = z
         modelPath: z.string().optional(),
         /** transformers: which ONNX weights (fp32, fp16, q8, q4, …; default the folder's). */
         dtype: z.string().optional(),
-        policyView: z.enum(['image', 'full']).default('image'),
+        policyView: z.enum(['image', 'full', 'no-system']).default('image'),
         /** policy: earlier turns each prompt keeps, as the run trained (default 0). */
         historyWindow: z.number().int().nonnegative().optional(),
         temperature: z.number().min(0).optional(),

@@ -6,9 +6,12 @@ import { observationToContent } from './observation-to-content';
  * What of the env's text a prompt keeps. `'full'`: the system prompt and each observation's text
  * with its images in place. `'image'`: only the observations' images, no system prompt and no text:
  * for a Markov visual task (a grid world) the image holds the state, and a character-level policy's
- * sequences get several times shorter.
+ * sequences get several times shorter. `'no-system'`: everything but the system prompt: for a small
+ * policy whose context cannot hold a long constant prompt (a tools block), and whose calls SFT teaches.
  */
-export type PromptView = 'full' | 'image';
+export type PromptView = 'full' | 'image' | 'no-system';
+/** Every prompt view, for checks and CLI choices. */
+export const PROMPT_VIEWS: readonly PromptView[] = ['full', 'image', 'no-system'];
 
 /** One earlier turn: what the agent saw and what it answered. */
 export interface HistoryTurn {
@@ -51,13 +54,14 @@ export function buildMessages({ systemPrompt, history = [], observation, history
 }
 
 /**
- * A chat as a policy trained with `view` reads it: unchanged for `'full'`; for `'image'` without
- * system messages and with only the images of the user messages. A server of such a policy applies
+ * A chat as a policy trained with `view` reads it: unchanged for `'full'`; without system messages
+ * for `'no-system'`; for `'image'` without system messages and with only the images of the user messages. A server of such a policy applies
  * it to the chats its clients send.
  */
 export function applyPromptView(messages: readonly Message[], view: PromptView): Message[] {
-  if (view !== 'full' && view !== 'image') throw new InvalidArgumentError({ argument: 'view', expected: "'full' or 'image'", value: view });
+  if (!PROMPT_VIEWS.includes(view)) throw new InvalidArgumentError({ argument: 'view', expected: PROMPT_VIEWS.map((name) => `'${name}'`).join(' | '), value: view });
   if (view === 'full') return messages.slice();
+  if (view === 'no-system') return messages.filter((message) => message.role !== 'system');
   return messages.flatMap((message): Message[] => {
     if (message.role === 'system') return [];
     if (message.role === 'assistant') return [message];

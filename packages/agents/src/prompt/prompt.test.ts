@@ -39,6 +39,21 @@ describe('buildMessages', () => {
     ]);
   });
 
+  it('prompt views: no-system keeps all but the system prompt, image keeps only the images; others are refused', () => {
+    const options = { systemPrompt: 'S', history: [turn(0)], observation: { text: 'now <image>', images: [imageB] } };
+    expect(buildMessages({ ...options, view: 'no-system' })).toEqual([
+      { role: 'user', content: [{ type: 'text', text: 'o0 ' }, { type: 'image', image: imageA }] },
+      { role: 'assistant', content: 'a0' },
+      { role: 'user', content: [{ type: 'text', text: 'now ' }, { type: 'image', image: imageB }] },
+    ]);
+    expect(buildMessages({ ...options, view: 'image' })).toEqual([
+      { role: 'user', content: [{ type: 'image', image: imageA }] },
+      { role: 'assistant', content: 'a0' },
+      { role: 'user', content: [{ type: 'image', image: imageB }] },
+    ]);
+    expect(() => buildMessages({ ...options, view: 'text' as never })).toThrow("view: expected 'full' | 'image' | 'no-system'");
+  });
+
   it('keeps only the last historyWindow turns', () => {
     const messages = buildMessages({ systemPrompt: 'S', history: [turn(0), turn(1), turn(2)], observation: { text: 'now', images: [] }, historyWindow: 2 });
     expect(messages.filter((message) => message.role === 'assistant').map((message) => message.content)).toEqual(['a1', 'a2']);

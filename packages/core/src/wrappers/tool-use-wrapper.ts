@@ -5,6 +5,7 @@ import {
   type Env,
   type EnvInfo,
   type EnvResetOptions,
+  type ImageBox,
   type ImageData,
   type ResetResult,
   type StepResult,
@@ -44,7 +45,20 @@ export interface ToolCallRecord {
   error?: string;
   durationMs?: number;
   images?: number;
+  /** The part of the first image the result showed (tools that crop), in its pixels. */
+  region?: ImageBox;
+  /** Whether that region held the whole of the task's target (`info.targetBox` at reset), when the env gives one. */
+  hit?: boolean;
 }
+
+/** Reads a `[x1, y1, x2, y2]` box of finite numbers, or undefined. */
+function readBox(value: unknown): ImageBox | undefined {
+  if (!Array.isArray(value) || value.length !== 4 || !value.every((entry) => typeof entry === 'number' && Number.isFinite(entry))) return undefined;
+  const [x1, y1, x2, y2] = value as ImageBox;
+  return x2 > x1 && y2 > y1 ? [x1, y1, x2, y2] : undefined;
+}
+
+const contains = (outer: ImageBox, inner: ImageBox) => outer[0] <= inner[0] && outer[1] <= inner[1] && outer[2] >= inner[2] && outer[3] >= inner[3];
 
 const stripPlaceholders = (text: string) => text.replaceAll(IMAGE_PLACEHOLDER, '');
 
@@ -57,6 +71,11 @@ const stripPlaceholders = (text: string) => text.replaceAll(IMAGE_PLACEHOLDER, '
  * Bad calls (unreadable JSON, unknown tool, bad arguments, a tool that throws or hangs) become a
  * section saying what was wrong, with `info.valid: false`. Tools crop from `images`: the episode's
  * images so far, the env's originals first.
+ *
+ * Where the env says where the answer is (`info.targetBox` at reset, as V*-style tasks do), each
+ * call that returns a region is marked `hit` when the region holds the target, and
+ * `oracleResponse()` demonstrates looking: a call of the first tool that can `lookAt` the target,
+ * then the env's own answer.
  *
  * @example
  * const env = new ToolUseWrapper(makeEnv('saccade/VisionQA-v1', {tasks}), { tools: [zoomTool, ocrTool] });
@@ -74,6 +93,8 @@ export class ToolUseWrapper extends EnvWrapper {
   #toolCalls = 0;
   #episode: AbortController | undefined;
   #done = false;
+  #target: ImageBox | undefined;
+  #hits = 0;
 
   constructor(env: Env, options: ToolUseWrapperOptions) {
     super(env);
@@ -94,6 +115,8 @@ export class ToolUseWrapper extends EnvWrapper {
     this.#signal = options.signal;
     // Export the schemas now: a tool whose schema cannot be shown to the model fails here, not mid-run.
     this.#toolsPrompt = toolsSystemPrompt([...tools.values()]);
+    const inner = innerOracle(env);
+    if (inner !== undefined) this.oracleResponse = () => this.#lookingOracle(inner);
   }
 
   /** Tool calls run in this episode. */
@@ -119,6 +142,8 @@ export class ToolUseWrapper extends EnvWrapper {
     this.#turns = 0;
     this.#toolCalls = 0;
     this.#done = false;
+    this.#target = readBox(result.info['targetBox']);
+    this.#hits = 0;
     return { ...result, info: { ...result.info, toolCallCount: 0 } };
   }
 
@@ -147,7 +172,11 @@ export class ToolUseWrapper extends EnvWrapper {
     if (truncated) this.#done = true;
     const info: EnvInfo = {
       rewardTerms: {},
-      metrics: { action_is_valid: valid, tool_call_count: records.filter((record) => record.durationMs !== undefined).length },
+      metrics: {
+        action_is_valid: valid,
+        tool_call_count: records.filter((record) => record.durationMs !== undefined).length,
+        ...(this.#target === undefined ? {} : { target_hit: records.some((record) => record.hit === true) }),
+      },
       valid,
       toolCalls: records,
       toolCallCount: this.#toolCalls,
@@ -155,6 +184,23 @@ export class ToolUseWrapper extends EnvWrapper {
     };
     if (truncated) info.truncatedBy = 'tool-use-turn-limit';
     return { observation: { text: sections.join('\n'), images }, reward: 0, terminated: false, truncated, info };
+  }
+
+  /**
+   * A demonstration of looking, present when an env under this wrapper has an oracle: while the
+   * env's target has not been looked at, a call of the first tool that can `lookAt` it; then the
+   * wrapped env's own oracle response.
+   */
+  readonly oracleResponse?: () => Promise<string>;
+
+  async #lookingOracle(inner: () => string | Promise<string>): Promise<string> {
+    if (this.#episode === undefined) throw new InvalidStateError({ operation: 'oracleResponse()', expected: 'reset() to be called first', actual: 'no episode yet' });
+    const looker = [...this.tools.values()].find((tool) => tool.lookAt !== undefined);
+    if (this.#target !== undefined && this.#hits === 0 && looker !== undefined && this.#toolCalls < this.maxToolCalls) {
+      const args = await looker.lookAt!([...this.#target], { images: [...this.#images] });
+      return `<tool_call>${JSON.stringify({ name: looker.name, arguments: args })}</tool_call>`;
+    }
+    return inner();
   }
 
   override async close(): Promise<void> {
@@ -192,8 +238,25 @@ export class ToolUseWrapper extends EnvWrapper {
     if (!run.ok) return failed({ name, arguments: args, ok: false, failure: run.kind, durationMs: run.durationMs }, `${run.message.replace(/\.$/, "")}.`);
     const images = run.result.images ?? [];
     this.#images.push(...images);
-    return { record: { name, arguments: args, ok: true, durationMs: run.durationMs, images: images.length }, text: run.result.text ?? '', images };
+    const record: ToolCallRecord = { name, arguments: args, ok: true, durationMs: run.durationMs, images: images.length };
+    const region = readBox(run.result.region);
+    if (region !== undefined) {
+      record.region = region;
+      if (this.#target !== undefined) {
+        record.hit = contains(region, this.#target);
+        if (record.hit) this.#hits += 1;
+      }
+    }
+    return { record, text: run.result.text ?? '', images };
   }
+}
+
+/** The oracle of the outermost env in the chain that has one, bound to it. */
+function innerOracle(env: Env): (() => string | Promise<string>) | undefined {
+  for (let current: Env | undefined = env; current !== undefined; current = (current as { env?: Env }).env) {
+    if (typeof current.oracleResponse === 'function') return current.oracleResponse.bind(current);
+  }
+  return undefined;
 }
 
 function positive(argument: string, value: number): number {

@@ -8,10 +8,18 @@ export interface ToolExecuteOptions {
   signal?: AbortSignal;
 }
 
+/** `[x1, y1, x2, y2]` in pixels of an image (x right, y down), as V*Bench and `targetBox` give regions. */
+export type ImageBox = [number, number, number, number];
+
 /** What a tool returns; it goes back to the model in a user turn. */
 export interface ToolResult {
   text?: string;
   images?: ImageData[];
+  /**
+   * The part of the episode's first image the result shows, in that image's pixels (tools that
+   * crop or zoom). The tool-use wrapper compares it with the task's target to tell whether a look hit.
+   */
+  region?: ImageBox;
 }
 
 /**
@@ -27,4 +35,10 @@ export interface Tool<INPUT = unknown> {
   /** Validates the arguments (zod 4 schemas qualify). */
   inputSchema: StandardSchemaV1<unknown, INPUT>;
   execute(input: INPUT, options: ToolExecuteOptions): Promise<ToolResult>;
+  /**
+   * Optional capability: the arguments that make this tool look at `box` of the episode's first
+   * image (its pixels), in the coordinates the model writes. Oracle demonstrations of tool use call
+   * it; tools that do not look at regions leave it out.
+   */
+  lookAt?(box: ImageBox, options: ToolExecuteOptions): INPUT | Promise<INPUT>;
 }

@@ -1,8 +1,8 @@
 import { clipBox, crop, drawPoints } from '@saccade/image';
 import { defineTool } from '@saccade/core';
-import type { Tool } from '@saccade/spec';
+import { InvalidArgumentError, type Tool } from '@saccade/spec';
 import { z } from 'zod';
-import { formatNumber, originalImage, type SeenSize } from './seen-size';
+import { checkSeenSize, formatNumber, originalImage, type SeenSize } from './seen-size';
 
 export interface PointCropToolSettings {
   /** The name the model calls (default ViGoRL's `search_coordinate`). */
@@ -31,6 +31,11 @@ export type PointCropInput = z.infer<typeof pointInput>;
  * point, clipped to the original image, resized to cropSize², optionally with a red dot on the point.
  */
 export function createPointCropTool({ name = 'search_coordinate', offset = 182, cropSize = 672, dot = false, seenSize }: PointCropToolSettings = {}): Tool<PointCropInput> {
+  seenSize = checkSeenSize(seenSize);
+  // Settings may come from JSON (`--tool-options`): refuse what would fail at every call.
+  for (const [argument, value] of [['offset', offset], ['cropSize', cropSize]] as const) {
+    if (!Number.isSafeInteger(value) || value <= 0) throw new InvalidArgumentError({ argument, expected: 'a positive integer (pixels)', value });
+  }
   return defineTool({
     name,
     description: `Look closely at a point of the original image: returns the region around coordinate [x, y] (pixels of the image), enlarged to ${cropSize} × ${cropSize}.`,
@@ -50,7 +55,12 @@ export function createPointCropTool({ name = 'search_coordinate', offset = 182, 
         const at = { x: ((px - box.x1) * cropSize) / (box.x2 - box.x1), y: ((py - box.y1) * cropSize) / (box.y2 - box.y1) };
         result = await drawPoints(result, [{ x: Math.floor(at.x), y: Math.floor(at.y), radius, color }]);
       }
-      return { text: `The region around [${coordinate.map(formatNumber).join(', ')}].`, images: [result] };
+      return { text: `The region around [${coordinate.map(formatNumber).join(', ')}].`, images: [result], region: [box.x1, box.y1, box.x2, box.y2] };
+    },
+    // The box's centre, in the pixels the model saw (whole pixels, as models write them).
+    async lookAt([x1, y1, x2, y2], { images }) {
+      const { scaleX, scaleY } = await originalImage(images, seenSize);
+      return { coordinate: [Math.round((x1 + x2) / 2 / scaleX), Math.round((y1 + y2) / 2 / scaleY)] };
     },
   });
 }

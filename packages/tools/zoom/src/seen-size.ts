@@ -1,5 +1,5 @@
 import { imageSize } from '@saccade/image';
-import type { ImageData } from '@saccade/spec';
+import { InvalidArgumentError, type ImageData } from '@saccade/spec';
 
 export interface Size {
   width: number;
@@ -10,16 +10,25 @@ export interface Size {
  * How big the model saw an image, from its true size. Agents that resize images before sending
  * them (Qwen2.5-VL's smart resize, a max-pixels cap) make the model write coordinates in the
  * resized image; pass the same mapping, e.g. `(size) => smartResize(size)`, and the tools scale
- * the coordinates back to the original.
+ * the coordinates back to the original. A fixed size (`{width: 64, height: 64}`, JSON-friendly for
+ * `--tool-options`) is a model that sees every image at that size, as Saccade's built-in one does.
  */
-export type SeenSize = (original: Size) => Size;
+export type SeenSize = ((original: Size) => Size) | Size;
+
+/** Refuses a fixed seen size that is not two positive numbers (settings may come from JSON). */
+export function checkSeenSize(seenSize: unknown): SeenSize | undefined {
+  if (seenSize === undefined || typeof seenSize === 'function') return seenSize as SeenSize | undefined;
+  const { width, height } = (seenSize ?? {}) as Partial<Size>;
+  if (typeof width === 'number' && typeof height === 'number' && width > 0 && height > 0 && Number.isFinite(width) && Number.isFinite(height)) return { width, height };
+  throw new InvalidArgumentError({ argument: 'seenSize', expected: 'a function of the original size, or {width, height} in pixels', value: seenSize });
+}
 
 /** The first image of the episode (the env's original) and the factor from seen to original pixels. */
 export async function originalImage(images: readonly ImageData[], seenSize: SeenSize | undefined): Promise<{ image: ImageData; size: Size; scaleX: number; scaleY: number }> {
   const image = images[0];
   if (image === undefined) throw new Error('expected an image in the episode to work on, but the episode has none');
   const size = image.width !== undefined && image.height !== undefined ? { width: image.width, height: image.height } : await imageSize(image);
-  const seen = seenSize?.(size) ?? size;
+  const seen = typeof seenSize === 'function' ? seenSize(size) : (seenSize ?? size);
   return { image, size, scaleX: size.width / seen.width, scaleY: size.height / seen.height };
 }
 

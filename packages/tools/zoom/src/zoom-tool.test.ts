@@ -69,6 +69,29 @@ describe('point crop (ViGoRL search_coordinate) and rotate', () => {
     await expect(pointCropTool.execute({ coordinate: [250, 10] }, { images: [original] })).rejects.toThrow('expected a point inside the image, received [250, 10]');
   });
 
+  it('say which region of the original they show, and look at a box in the coordinates the model writes', async () => {
+    const halved = ({ width, height }: { width: number; height: number }) => ({ width: width / 2, height: height / 2 });
+    const options = { images: [original] };
+    expect((await createPointCropTool({ offset: 20, cropSize: 40 }).execute({ coordinate: [100, 50] }, options)).region).toEqual([80, 30, 120, 70]);
+    expect((await pointCropTool.execute({ coordinate: [10, 90] }, options)).region).toEqual([0, 0, 192, 100]);
+    expect((await zoomTool.execute({ bbox_2d: [180.5, 60, 240, 130] }, options)).region).toEqual([180, 60, 200, 100]);
+    // The box's centre, rounded; halved for a model that saw the image at half size.
+    expect(await pointCropTool.lookAt!([10, 20, 31, 40], options)).toEqual({ coordinate: [21, 30] });
+    expect(await createPointCropTool({ seenSize: halved }).lookAt!([10, 20, 31, 40], options)).toEqual({ coordinate: [10, 15] });
+    // A fixed seen size (JSON settings): a model that sees every image at 100 × 50.
+    const fixed = createPointCropTool({ seenSize: { width: 100, height: 50 }, offset: 20, cropSize: 40 });
+    expect(await fixed.lookAt!([10, 20, 31, 40], options)).toEqual({ coordinate: [10, 15] });
+    expect((await fixed.execute({ coordinate: [50, 25] }, options)).region).toEqual([80, 30, 120, 70]);
+    expect(() => createZoomTool({ seenSize: { width: 0, height: 50 } })).toThrow(/seenSize: expected a function of the original size, or \{width, height\}/);
+    // A small target grows to the smallest box the zoom takes (more than 30 px a side), about its centre.
+    const box = (await zoomTool.lookAt!([100, 40, 110, 50], options)).bbox_2d;
+    expect(box).toEqual([89, 29, 121, 61]);
+    await expect(zoomTool.execute({ bbox_2d: box }, options)).resolves.toMatchObject({ region: [89, 29, 121, 61] });
+    expect(await zoomTool.lookAt!([20, 10, 120, 90], options)).toEqual({ bbox_2d: [20, 10, 120, 90] });
+    expect(await createZoomTool({ seenSize: halved }).lookAt!([20, 10, 120, 90], options)).toEqual({ bbox_2d: [10, 5, 60, 45] });
+    expect(() => createPointCropTool({ offset: 0 })).toThrow(/offset: expected a positive integer \(pixels\)/);
+  });
+
   it('rotates the original counter-clockwise', async () => {
     const turned = await decodeFirst(await rotateTool.execute({ angle: 90 }, { images: [original] }));
     expect([turned.width, turned.height, ...pixel(turned, 0, 0), ...pixel(turned, 99, 199)]).toEqual([100, 200, 199, 0, 7, 0, 99, 7]);

@@ -1,8 +1,8 @@
-import { crop } from '@saccade/image';
+import { clipBox, crop } from '@saccade/image';
 import { defineTool } from '@saccade/core';
 import type { Tool } from '@saccade/spec';
 import { z } from 'zod';
-import { formatNumber, originalImage, type SeenSize } from './seen-size';
+import { checkSeenSize, formatNumber, originalImage, type SeenSize } from './seen-size';
 
 export interface ZoomToolSettings {
   /** The name the model calls (default DeepEyes' `image_zoom_in_tool`). */
@@ -31,6 +31,7 @@ export type ZoomInput = z.infer<typeof zoomInput>;
  * outside the image is an error the model reads.
  */
 export function createZoomTool({ name = 'image_zoom_in_tool', minSide = 30, maxAspectRatio = 100, seenSize }: ZoomToolSettings = {}): Tool<ZoomInput> {
+  seenSize = checkSeenSize(seenSize);
   return defineTool({
     name,
     description: 'Zoom in on a region of the original image: returns the crop of bbox_2d [x1, y1, x2, y2] (pixels of the image) at full resolution.',
@@ -45,10 +46,24 @@ export function createZoomTool({ name = 'image_zoom_in_tool', minSide = 30, maxA
       if (Math.max(width, height) / Math.min(width, height) > maxAspectRatio) {
         throw new Error(`expected a box with an aspect ratio of at most ${maxAspectRatio}, received ${formatNumber(width)} × ${formatNumber(height)}`);
       }
-      const { image, scaleX, scaleY } = await originalImage(images, seenSize);
-      const zoomed = await crop(image, { x1: x1 * scaleX, y1: y1 * scaleY, x2: x2 * scaleX, y2: y2 * scaleY });
+      const { image, size, scaleX, scaleY } = await originalImage(images, seenSize);
+      const region = clipBox({ x1: x1 * scaleX, y1: y1 * scaleY, x2: x2 * scaleX, y2: y2 * scaleY }, size.width, size.height);
+      const zoomed = await crop(image, region);
       const what = label === undefined || label.length === 0 ? '' : ` (${label})`;
-      return { text: `Zoomed in on [${bbox_2d.map(formatNumber).join(', ')}]${what}.`, images: [zoomed] };
+      return { text: `Zoomed in on [${bbox_2d.map(formatNumber).join(', ')}]${what}.`, images: [zoomed], region: [region.x1, region.y1, region.x2, region.y2] };
+    },
+    // The box in the model's pixels, grown about its centre to the smallest box the tool takes.
+    async lookAt([x1, y1, x2, y2], { images }) {
+      const { scaleX, scaleY } = await originalImage(images, seenSize);
+      const side = minSide + 2;
+      const grow = (low: number, high: number, scale: number): [number, number] => {
+        const centre = (low + high) / 2 / scale;
+        const half = Math.max((high - low) / scale, side) / 2;
+        return [Math.floor(centre - half), Math.ceil(centre + half)];
+      };
+      const [left, right] = grow(x1, x2, scaleX);
+      const [top, bottom] = grow(y1, y2, scaleY);
+      return { bbox_2d: [left, top, right, bottom] };
     },
   });
 }

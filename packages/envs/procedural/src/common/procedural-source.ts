@@ -47,12 +47,47 @@ export interface ProceduralSample {
   svg: string;
 }
 
-const CACHE_SIZE = 8;
+/**
+ * Renders shared by every source in the process, least recently used first out past a byte budget
+ * of encoded images: a training run makes an env per episode, so its GRPO groups (one seed, many
+ * episodes) and its held-out evaluations (the same seeds each time) would otherwise render each
+ * task again — 50 ms for a 2048-px visual-search image.
+ */
+const RENDER_BUDGET_BYTES = 128 * 1024 * 1024;
+const renders = new Map<string, { sample: Promise<ProceduralSample>; bytes: number }>();
+let renderBytes = 0;
+
+function sharedRender(key: string, build: () => Promise<ProceduralSample>): Promise<ProceduralSample> {
+  const found = renders.get(key);
+  if (found !== undefined) {
+    renders.delete(key);
+    renders.set(key, found);
+    return found.sample;
+  }
+  const entry = { sample: build(), bytes: 0 };
+  renders.set(key, entry);
+  entry.sample.then(
+    ({ task }) => {
+      if (renders.get(key) !== entry) return;
+      entry.bytes = task.images.reduce((sum, image) => sum + (typeof image === 'string' ? 0 : image.data.byteLength), 0);
+      renderBytes += entry.bytes;
+      for (const [oldest, old] of renders) {
+        if (renderBytes <= RENDER_BUDGET_BYTES || oldest === key) break;
+        renders.delete(oldest);
+        renderBytes -= old.bytes;
+      }
+    },
+    () => {
+      if (renders.get(key) === entry) renders.delete(key);
+    },
+  );
+  return entry.sample;
+}
 
 /**
  * An endless task source over a generator: `get(index)` draws task `index` of the split from its
- * own seed, so the same index always gives the same question and the same PNG bytes. A small cache
- * keeps the last few renders, since an env resets to the same seed often (checks, retries).
+ * own seed, so the same index always gives the same question and the same PNG bytes. Renders are
+ * kept in a cache shared by the process's sources (same generator, settings, split and seed).
  */
 export class ProceduralSource<SETTINGS> implements TaskSource {
   readonly description: string;
@@ -60,7 +95,7 @@ export class ProceduralSource<SETTINGS> implements TaskSource {
   readonly difficulty: number;
   readonly definition: GeneratorDefinition<SETTINGS>;
   readonly settings: SETTINGS;
-  readonly #cache = new Map<number, Promise<ProceduralSample>>();
+  readonly #key: string;
 
   constructor(definition: GeneratorDefinition<SETTINGS>, options: ProceduralSourceOptions & Record<string, unknown> = {}) {
     if (options === null || typeof options !== 'object') throw new InvalidArgumentError({ argument: 'options', expected: 'an object', value: options });
@@ -69,6 +104,7 @@ export class ProceduralSource<SETTINGS> implements TaskSource {
     this.difficulty = checkDifficulty(options.difficulty);
     this.settings = definition.settings(options, this.difficulty);
     this.description = `procedural ${definition.name} (${this.split} split, difficulty ${this.difficulty})`;
+    this.#key = JSON.stringify([definition.name, this.split, this.difficulty, this.settings]);
   }
 
   async size(): Promise<number> {
@@ -82,14 +118,7 @@ export class ProceduralSource<SETTINGS> implements TaskSource {
   /** The task and the SVG it was rendered from. */
   sample(index: number): Promise<ProceduralSample> {
     const seed = seedForIndex(this.split, index);
-    let cached = this.#cache.get(seed);
-    if (cached === undefined) {
-      cached = this.#build(index, seed);
-      this.#cache.set(seed, cached);
-      cached.catch(() => this.#cache.delete(seed));
-      if (this.#cache.size > CACHE_SIZE) this.#cache.delete(this.#cache.keys().next().value!);
-    }
-    return cached;
+    return sharedRender(`${this.#key}:${seed}`, () => this.#build(index, seed));
   }
 
   /** The generator's drawing for `index` without rendering it (cheap; for sweeps over many seeds). */
@@ -104,9 +133,8 @@ export class ProceduralSource<SETTINGS> implements TaskSource {
     for (let index = 0; ; index++) yield await this.get(index);
   }
 
-  async close(): Promise<void> {
-    this.#cache.clear();
-  }
+  /** Nothing to free: renders live in the process-wide cache, which other sources share. */
+  async close(): Promise<void> {}
 
   async #build(index: number, seed: number): Promise<ProceduralSample> {
     const sample = this.generate(index);

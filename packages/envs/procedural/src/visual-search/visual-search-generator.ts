@@ -10,13 +10,24 @@ export type TargetShape = (typeof TARGET_SHAPES)[number];
 const DISTRACTOR_SHAPES = ['circle', 'square', 'triangle', 'diamond'] as const;
 type DistractorShape = (typeof DISTRACTOR_SHAPES)[number];
 
+/**
+ * What is asked: `colour` (V*'s attribute question: the target is named by its shape, which only
+ * shows up close; its colour is asked) or `shape` (the target is the only object of its colour, so
+ * it can be found in the downscaled image; its shape, which needs a closer look, is asked).
+ */
+export type VisualSearchQuestion = 'colour' | 'shape';
+export const VISUAL_SEARCH_QUESTIONS: readonly VisualSearchQuestion[] = ['colour', 'shape'];
+
 export interface VisualSearchOptions extends ProceduralSourceOptions {
   /** Side of the square image in pixels, at least 2048 (default 2048). */
   size?: number;
+  /** What is asked about the target (default `colour`). */
+  question?: VisualSearchQuestion;
 }
 
 interface VisualSearchSettings {
   size: number;
+  question: VisualSearchQuestion;
 }
 
 /** `[x1, y1, x2, y2]` in pixels. */
@@ -68,14 +79,16 @@ export const visualSearchGenerator: GeneratorDefinition<VisualSearchSettings> = 
   dataset: 'Procedural-VisualSearch',
   taskFamily: 'visual-search',
   checker: 'V*Bench',
-  options: ['size'],
+  options: ['size', 'question'],
   settings(options) {
     checkKnownOptions(options, this.options, 'visual-search');
     const size = (options as VisualSearchOptions).size ?? 2048;
     if (!Number.isInteger(size) || size < 2048 || size > 4096) throw new InvalidArgumentError({ argument: 'size', expected: 'an integer from 2048 to 4096 (pixels)', value: size });
-    return { size };
+    const question = (options as VisualSearchOptions).question ?? 'colour';
+    if (!VISUAL_SEARCH_QUESTIONS.includes(question)) throw new InvalidArgumentError({ argument: 'question', expected: VISUAL_SEARCH_QUESTIONS.join(' | '), value: question });
+    return { size, question };
   },
-  generate(rng: Rng, { size }, difficulty) {
+  generate(rng: Rng, { size, question }, difficulty) {
     // Harder: a smaller target among more, similar-sized distractors.
     const radius = Math.round(lerp(difficulty, 30, 10));
     const distractorCount = levelInt(difficulty, 40, 400);
@@ -90,18 +103,32 @@ export const visualSearchGenerator: GeneratorDefinition<VisualSearchSettings> = 
       const shade = rng.int(225, 245);
       parts.push(`<rect x="${rng.int(0, size - 200)}" y="${rng.int(0, size - 200)}" width="${rng.int(200, 900)}" height="${rng.int(200, 900)}" fill="rgb(${shade},${shade + 5},${Math.min(255, shade + 10)})"/>`);
     }
+    // Asking the shape, the target's colour is its own: the one cue that survives downscaling.
+    const distractorColours = question === 'shape' ? COLOUR_NAMES.filter((name) => name !== colour) : COLOUR_NAMES;
     let placed = 0;
     for (let attempt = 0; placed < distractorCount && attempt < distractorCount * 20; attempt++) {
       const r = Math.max(6, Math.round(radius * (0.7 + rng.next() * lerp(difficulty, 2.5, 0.6))));
       const dx = rng.int(r, size - r);
       const dy = rng.int(r, size - r);
       if (overlaps(target.box, dx, dy, r, 8)) continue;
-      parts.push(distractorSvg(rng.pick(DISTRACTOR_SHAPES), dx, dy, r, COLOURS[rng.pick(COLOUR_NAMES)]));
+      parts.push(distractorSvg(rng.pick(DISTRACTOR_SHAPES), dx, dy, r, COLOURS[rng.pick(distractorColours)]));
       placed++;
     }
     parts.push(target.svg);
-    const { choices, answerIndex } = multipleChoice(rng.fork('choices'), colour, rng.shuffle(COLOUR_NAMES.filter((name) => name !== colour)).slice(0, 3));
     const targetBox = target.box.map((value) => Math.round(value * 100) / 100) as Box;
+    const metadata = { target: { shape, colour: colour as ColourName, x, y, radius }, targetBox, distractors: placed };
+    if (question === 'shape') {
+      return {
+        svg: svgDocument(size, size, parts.join(''), '#f8f8f6'),
+        width: size,
+        height: size,
+        question: `There is exactly one ${colour} shape in this image; it is small. Is it a star, a cross or a ring?`,
+        answer: shape,
+        answerType: 'text',
+        metadata,
+      };
+    }
+    const { choices, answerIndex } = multipleChoice(rng.fork('choices'), colour, rng.shuffle(COLOUR_NAMES.filter((name) => name !== colour)).slice(0, 3));
     return {
       svg: svgDocument(size, size, parts.join(''), '#f8f8f6'),
       width: size,
@@ -110,7 +137,7 @@ export const visualSearchGenerator: GeneratorDefinition<VisualSearchSettings> = 
       answer: colour,
       answerType: 'multiple-choice',
       choices,
-      metadata: { answer_index: answerIndex, target: { shape, colour: colour as ColourName, x, y, radius }, targetBox, distractors: placed },
+      metadata: { answer_index: answerIndex, ...metadata },
     };
   },
 };

@@ -42,6 +42,28 @@ describe('visual search generator', () => {
     expect(hard.distractors).toBe(400);
   });
 
+  it('asking the shape: the target is the only object of its colour, and the answer is its shape (4 seeds)', async () => {
+    for (const index of indices(4)) {
+      const source = createVisualSearchSource({ difficulty: 0, question: 'shape' });
+      const task = await source.get(index);
+      const { shape, colour } = task.metadata!.target as { shape: string; colour: ColourName };
+      expect(task.answer).toBe(shape);
+      expect(task.answerType).toBe('text');
+      expect(task.choices).toBeUndefined();
+      expect(task.question).toBe(`There is exactly one ${colour} shape in this image; it is small. Is it a star, a cross or a ring?`);
+      const blobs = components(await pixelsOf(task.images[0] as ImageData), COLOURS[colour]);
+      expect(blobs.length, `${task.id}: objects drawn in ${colour}`).toBe(1);
+      const box = task.metadata!.targetBox as Box;
+      expect(blobs[0]!.minX).toBeGreaterThanOrEqual(Math.floor(box[0]));
+      expect(blobs[0]!.maxY).toBeLessThanOrEqual(Math.ceil(box[3]));
+      expect(checkMultipleChoice(shape, task).correct).toBe(true);
+      expect(checkMultipleChoice(shape === 'star' ? 'ring' : 'star', task).correct).toBe(false);
+    }
+    // The colour question draws the same scene as before the option existed.
+    expect(createVisualSearchSource({ difficulty: 0.5 }).generate(5)).toEqual(createVisualSearchSource({ difficulty: 0.5, question: 'colour' }).generate(5));
+    expect(() => createVisualSearchSource({ question: 'size' as never })).toThrow(/question: expected colour \| shape/);
+  });
+
   it('refuses images smaller than 2048 px', () => {
     expect(() => createVisualSearchSource({ size: 1024 })).toThrow(/size: expected an integer from 2048 to 4096/);
   });

@@ -48,6 +48,14 @@ describe('VisionQAEnv: one turn', () => {
     expect((await vqa.reset({ seed: 0, options: { taskIndex: 2 } })).observation.text.startsWith('<image>\n<image>\nIs red the first image?')).toBe(true);
   });
 
+  it("says where the answer is when the task's metadata has a targetBox (V*-style), and nothing otherwise", async () => {
+    const boxed = [{ ...tasks[0]!, metadata: { targetBox: [1, 2, 3, 4] } }, { ...tasks[0]!, metadata: { targetBox: [1, 2, 'x', 4] } }];
+    const vqa = new VisionQAEnv({ tasks: boxed, baseDirectory: folder });
+    expect((await vqa.reset({ seed: 0 })).info['targetBox']).toEqual([1, 2, 3, 4]);
+    expect('targetBox' in (await vqa.reset({ seed: 1 })).info).toBe(false);
+    expect('targetBox' in (await env().reset({ seed: 0 })).info).toBe(false);
+  });
+
   it('scores with the dataset checker: correct 1, wrong 0, both end the episode', async () => {
     const vqa = env();
     await vqa.reset({ seed: 0 });

@@ -256,7 +256,11 @@ export class VisionQAEnv implements Env {
 
   #taskInfo(): EnvInfo {
     const { task, index, seed } = this.#current();
-    return { taskId: task.id, dataset: task.dataset, taskFamily: task.taskFamily, taskIndex: index, seed };
+    const info: EnvInfo = { taskId: task.id, dataset: task.dataset, taskFamily: task.taskFamily, taskIndex: index, seed };
+    // Where the answer is in the first image (V*-style tasks): the tool-use wrapper scores looks with it.
+    const box = task.metadata?.['targetBox'];
+    if (Array.isArray(box) && box.length === 4 && box.every((value) => typeof value === 'number' && Number.isFinite(value))) info.targetBox = [...box];
+    return info;
   }
 
   #checker(task: VisionQATask): AnswerChecker {

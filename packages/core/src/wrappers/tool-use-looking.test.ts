@@ -1,0 +1,85 @@
+import type { Env, EnvInfo, ResetResult, StepResult } from '@saccade/spec';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { RED_PIXEL_PNG } from '../__fixtures__/guess-number-env';
+import { defineTool } from '../tools/define-tool';
+import { ToolUseWrapper } from './tool-use-wrapper';
+
+/** One question about an image whose answer sits in `targetBox`; answers `<answer>found</answer>`. */
+class FindEnv implements Env {
+  readonly specificationVersion = 'v1' as const;
+  readonly id = 'test/Find-v1';
+  constructor(readonly info: EnvInfo) {}
+  systemPrompt() {
+    return 'Find it.';
+  }
+  async reset(): Promise<ResetResult> {
+    return { observation: { text: 'Where is it? <image>', images: [RED_PIXEL_PNG] }, info: { ...this.info } };
+  }
+  async step(action: string): Promise<StepResult> {
+    const success = action === '<answer>found</answer>';
+    return { observation: { text: '', images: [] }, reward: success ? 1 : 0, terminated: true, truncated: false, info: { metrics: { success } } };
+  }
+  async close() {}
+}
+
+class FindEnvWithOracle extends FindEnv {
+  oracleResponse() {
+    return '<answer>found</answer>';
+  }
+}
+
+/** A 16-px square crop around a point, which can look at a box through its centre. */
+const crop = defineTool({
+  name: 'crop',
+  description: 'Crops 16 px around (x, y).',
+  inputSchema: z.object({ x: z.number(), y: z.number() }),
+  execute: async ({ x, y }) => ({ text: `around ${x},${y}`, region: [x - 8, y - 8, x + 8, y + 8] }),
+  lookAt: ([x1, y1, x2, y2]) => ({ x: (x1 + x2) / 2, y: (y1 + y2) / 2 }),
+});
+const say = defineTool({ name: 'say', description: 'Says a word.', inputSchema: z.object({ word: z.string() }), execute: async ({ word }) => ({ text: word }) });
+const call = (name: string, args: Record<string, unknown>) => `<tool_call>${JSON.stringify({ name, arguments: args })}</tool_call>`;
+
+describe('ToolUseWrapper: looking at the target', () => {
+  it('marks each crop that holds the whole target, and the oracle looks first, then answers', async () => {
+    const env = new ToolUseWrapper(new FindEnvWithOracle({ targetBox: [10, 12, 20, 22] }), { tools: [say, crop] });
+    await env.reset({ seed: 0 });
+    // The first tool that can look (crop, not say), at the target's centre.
+    expect(await env.oracleResponse!()).toBe(call('crop', { x: 15, y: 17 }));
+
+    const missed = await env.step(call('crop', { x: 40, y: 17 }));
+    expect(missed.info['toolCalls']).toEqual([{ name: 'crop', arguments: { x: 40, y: 17 }, ok: true, durationMs: expect.any(Number), images: 0, region: [32, 9, 48, 25], hit: false }]);
+    expect(missed.info['metrics']).toEqual({ action_is_valid: true, tool_call_count: 1, target_hit: false });
+    expect(await env.oracleResponse!()).toBe(call('crop', { x: 15, y: 17 }));
+
+    // 8 px either side of (13, 17) holds [10, 12, 20, 22] exactly; (11, 17) leaves x 19–20 out.
+    const partly = await env.step(call('crop', { x: 11, y: 17 }));
+    expect((partly.info['toolCalls'] as { hit: boolean }[])[0]!.hit).toBe(false);
+    const hit = await env.step(`${call('say', { word: 'here' })}${call('crop', { x: 12, y: 17 })}`);
+    expect((hit.info['toolCalls'] as { name: string; hit?: boolean }[]).map(({ name, hit }) => ({ name, hit }))).toEqual([{ name: 'say', hit: undefined }, { name: 'crop', hit: true }]);
+    expect(hit.info['metrics']).toEqual({ action_is_valid: true, tool_call_count: 2, target_hit: true });
+    expect(await env.oracleResponse!()).toBe('<answer>found</answer>');
+    expect((await env.step('<answer>found</answer>')).reward).toBe(1);
+
+    // A new episode has not looked yet.
+    await env.reset({ seed: 1 });
+    expect(await env.oracleResponse!()).toBe(call('crop', { x: 15, y: 17 }));
+  });
+
+  it('without a target the oracle answers at once and calls are not scored; without an inner oracle there is none', async () => {
+    const plain = new ToolUseWrapper(new FindEnvWithOracle({}), { tools: [crop] });
+    await plain.reset();
+    expect(await plain.oracleResponse!()).toBe('<answer>found</answer>');
+    const result = await plain.step(call('crop', { x: 5, y: 5 }));
+    expect(result.info['toolCalls']).toEqual([{ name: 'crop', arguments: { x: 5, y: 5 }, ok: true, durationMs: expect.any(Number), images: 0, region: [-3, -3, 13, 13] }]);
+    expect(result.info['metrics']).toEqual({ action_is_valid: true, tool_call_count: 1 });
+
+    // A malformed target (3 numbers) is no target.
+    const malformed = new ToolUseWrapper(new FindEnvWithOracle({ targetBox: [1, 2, 3] }), { tools: [crop] });
+    await malformed.reset();
+    expect(await malformed.oracleResponse!()).toBe('<answer>found</answer>');
+
+    expect(new ToolUseWrapper(new FindEnv({ targetBox: [0, 0, 1, 1] }), { tools: [crop] }).oracleResponse).toBeUndefined();
+    await expect(new ToolUseWrapper(new FindEnvWithOracle({}), { tools: [crop] }).oracleResponse!()).rejects.toThrow(/reset\(\) to be called first/);
+  });
+});
