@@ -39,11 +39,49 @@ describe('saccade train', () => {
     [['--env', 'saccade/Nope-v1'], 'No env is registered with id "saccade/Nope-v1"'],
     [['--env-options', '[1]'], '--env-options'],
     [['--tools', 'no_such_tool', '--name', 'tools'], '--tools: no tool is named no_such_tool'],
+    [['--recipe', 'nope'], 'no recipe is named "nope"; expected one of: frozenlake, visual-search'],
+    [['--tool-options', '[]'], 'Invalid configuration in --tool-options'],
+    [['--recipe', 'visual-search', '--tool-options', '{"search_coordinate": {"offset": -1}}', '--name', 'offset'], 'search_coordinate: Invalid argument offset: expected a positive integer (pixels)'],
   ])('%j is a usage error before any training', async (flags, message) => {
     const output = capture();
     const { exitCode } = await runCli(['train', ...flags, '--out', scratch], output);
     expect(exitCode).toBe(EXIT_USAGE);
     expect(output.err.join('\n')).toContain(message);
+  });
+
+  test('--recipe visual-search: the oracle looks, then answers; evaluations report looking; --tools none takes the tools away', { timeout: 180_000 }, async () => {
+    // The recipe at test size: one SFT step, one GRPO step of 1 prompt × 2 episodes.
+    const small = join(scratch, 'small.yaml');
+    writeFileSync(small, 'model: { preset: tiny, config: { imageSize: 128, patchSize: 16, maxSequenceLength: 512 } }\ngrpo: { promptsPerStep: 1, groupSize: 2, evalEvery: 1 }\n');
+    const flags = ['--config', small, '--steps', '1', '--batch-size', '2', '--eval-every', '1', '--eval-episodes', '2', '--train-seeds', '2', '--grpo-steps', '1', '--out', scratch];
+    const output = capture();
+    expect((await runCli(['train', '--recipe', 'visual-search', '--name', 'looking', ...flags], output)).exitCode).toBe(EXIT_SUCCESS);
+    const config = parseYaml(readFileSync(join(scratch, 'looking', 'config.yaml'), 'utf8')) as Record<string, unknown>;
+    expect(config).toMatchObject({ env: { id: 'saccade/VisualSearch-v1', options: { difficulty: 0, question: 'shape' } }, tools: ['search_coordinate'], policyView: 'no-system', model: { preset: 'tiny' } });
+    const events = readFileSync(join(scratch, 'looking', 'events.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { type: string; step?: number; turn?: number; action?: string; metrics?: Record<string, number> });
+    // The oracle's demonstrations (the events before any step): a call at the target on the 8 × 8 frame, then the shape.
+    const demonstration = events.filter((event) => event.type === 'turn-end' && event.step === undefined).slice(0, 2);
+    expect(demonstration[0]!.action).toMatch(/^<tool_call>\{"name":"search_coordinate","arguments":\{"coordinate":\[[0-8],[0-8]\]\}\}<\/tool_call>$/);
+    expect(demonstration[1]!.action).toMatch(/^<answer>(star|cross|ring)<\/answer>$/);
+    const evaluation = events.find((event) => event.type === 'eval-end')!.metrics!;
+    expect(Object.keys(evaluation)).toEqual(expect.arrayContaining(['toolCallsPerEpisode', 'invalidCallRate', 'targetHitRate']));
+    const rows = readFileSync(join(scratch, 'looking', 'metrics.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(rows.find((row) => row['kind'] === 'rollout')).toHaveProperty('toolCallsPerEpisode');
+    expect(output.out.some((line) => /^eval @ step \d+: .*; tool calls \d\.\d\d\/episode/.test(line))).toBe(true);
+
+    const ablation = capture();
+    expect((await runCli(['train', '--recipe', 'visual-search', '--tools', 'none', '--name', 'no-tools', '--algorithm', 'sft', ...flags], ablation)).exitCode).toBe(EXIT_SUCCESS);
+    const noTools = readFileSync(join(scratch, 'no-tools', 'events.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { type: string; step?: number; action?: string; metrics?: Record<string, number> });
+    expect(noTools.find((event) => event.type === 'turn-end')!.action).toMatch(/^<answer>(star|cross|ring)<\/answer>$/);
+    expect(Object.keys(noTools.find((event) => event.type === 'eval-end')!.metrics!)).not.toContain('toolCallsPerEpisode');
+  });
+
+  test('--help lists the recipes', async () => {
+    const output = capture();
+    await runCli(['train', '--help'], output).catch(() => undefined);
+    const help = output.out.join('\n');
+    expect(help).toContain('Recipes (--recipe):\n  frozenlake     FrozenLake 4×4 from images: SFT on the solver');
+    expect(help).toContain('\n  visual-search  Visual search that needs a closer look');
   });
 
   test('a short run leaves a complete run folder', { timeout: 180_000 }, async () => {

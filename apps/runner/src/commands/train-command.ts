@@ -63,7 +63,7 @@ function toolOptionsFlag(text: string): Record<string, Record<string, unknown>> 
 export function trainCommand(output: Output, setExitCode: (code: number) => void): Command {
   return new Command('train')
     .description('train the built-in model (no arguments: the default run on FrozenLake from images, SFT then GRPO)')
-    .option('-r, --recipe <name>', `a named config shipped with saccade (a config file and flags override it): ${listRecipes().map((recipe) => recipe.name).join(' | ')}; default frozenlake`)
+    .option('-r, --recipe <name>', 'a named config shipped with saccade (below; a config file and flags override it); default frozenlake')
     .option('-c, --config <file>', 'YAML config file (flags override it)')
     .option('--name <name>', 'run name (default: train-<time>)')
     .option('--out <folder>', 'folder that holds run folders (default: runs)')
@@ -93,6 +93,11 @@ export function trainCommand(output: Output, setExitCode: (code: number) => void
     .option('--seed <n>', 'seed of the data order and sampling', integer)
     .option('--resume <run folder>', "continue a stopped or killed run from its newest checkpoint (its config.yaml; other flags but --plain are ignored)")
     .option('--plain', 'progress lines instead of the terminal UI (the default off a terminal and in CI)')
+    .addHelpText('after', () => {
+      const recipes = listRecipes();
+      const width = Math.max(...recipes.map((recipe) => recipe.name.length));
+      return `\nRecipes (--recipe):\n${recipes.map((recipe) => `  ${recipe.name.padEnd(width)}  ${recipe.description}`).join('\n')}`;
+    })
     .action(async (flags: TrainFlags) => {
       let config: TrainConfig;
       let folder: RunFolder;

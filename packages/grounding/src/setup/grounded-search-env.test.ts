@@ -68,7 +68,7 @@ describe('GroundedSearchEnv, multi-turn (ViGoRL visual search)', () => {
     await env.reset({ seed: 0 });
     const off = await env.step(crop(900, 10));
     expect(off).toMatchObject({ reward: 0, terminated: false, info: { valid: false, cropsLeft: 4 } });
-    expect(off.observation).toEqual({ text: '<observation>\nError: "search_coordinate" failed: expected a point inside the image, received [900, 10].\n</observation>', images: [] });
+    expect(off.observation).toEqual({ text: '<observation>\nError: "search_coordinate" failed: expected a point inside the image or on its edge, received [900, 10].\n</observation>', images: [] });
     const other = await env.step('<think>Zoom.</think><tool_call>{"name": "image_zoom_in_tool", "arguments": {"bbox_2d": [0, 0, 50, 50]}}</tool_call>');
     expect(other.observation.text).toBe('<observation>\nError: unknown tool "image_zoom_in_tool"; the tool is search_coordinate.\n</observation>');
     const nothing = await env.step('I think it is green.');

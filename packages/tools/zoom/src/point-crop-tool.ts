@@ -45,8 +45,9 @@ export function createPointCropTool({ name = 'search_coordinate', offset = 182, 
       const { image, size, scaleX, scaleY } = await originalImage(images, seenSize);
       const px = x * scaleX;
       const py = y * scaleY;
-      if (!(px >= 0 && py >= 0 && px < size.width && py < size.height)) {
-        throw new Error(`expected a point inside the image, received [${coordinate.map(formatNumber).join(', ')}]`);
+      // The far edges count as inside: on a coarse frame (8 × 8) the last grid line is the image's edge.
+      if (!(px >= 0 && py >= 0 && px <= size.width && py <= size.height)) {
+        throw new Error(`expected a point inside the image or on its edge, received [${coordinate.map(formatNumber).join(', ')}]`);
       }
       const box = clipBox({ x1: px - offset, y1: py - offset, x2: px + offset, y2: py + offset }, size.width, size.height);
       let result = await crop(image, box, { resize: { width: cropSize, height: cropSize, fit: 'fill' } });

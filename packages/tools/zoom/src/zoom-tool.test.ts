@@ -66,7 +66,8 @@ describe('point crop (ViGoRL search_coordinate) and rotate', () => {
     expect(pixel(dotted, 0, 0)).toEqual([80, 30, 7]);
     const corner = await decodeFirst(await pointCropTool.execute({ coordinate: [0, 0] }, { images: [original] }));
     expect([corner.width, corner.height]).toEqual([672, 672]);
-    await expect(pointCropTool.execute({ coordinate: [250, 10] }, { images: [original] })).rejects.toThrow('expected a point inside the image, received [250, 10]');
+    await expect(pointCropTool.execute({ coordinate: [250, 10] }, { images: [original] })).rejects.toThrow('expected a point inside the image or on its edge, received [250, 10]');
+    expect((await pointCropTool.execute({ coordinate: [200, 100] }, { images: [original] })).region).toEqual([18, 0, 200, 100]);
   });
 
   it('say which region of the original they show, and look at a box in the coordinates the model writes', async () => {
