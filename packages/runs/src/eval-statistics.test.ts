@@ -106,6 +106,10 @@ describe('summarizeToolUse', () => {
       // 3 of 5 episodes hit; 2 of those 3 succeeded, 1 of the 2 others (the one that never looked).
       target: { episodesWithHit: 3, hitRate: 3 / 5, successWithHit: 2 / 3, successWithoutHit: 1 / 2, callsPerSolvedEpisode: 3 / 3 },
     });
+    // Episodes that never looked: the answer turn's target_hit says the task had a target.
+    const unlooked = trajectory(0, 0, true);
+    (unlooked.turns[0]!.info['metrics'] as Record<string, unknown>)['target_hit'] = false;
+    expect(summarizeToolUse([unlooked]).target).toEqual({ episodesWithHit: 0, hitRate: 0, successWithHit: null, successWithoutHit: 1, callsPerSolvedEpisode: 0 });
     expect(summarizeToolUse([trajectory(0, 0, true, { toolCalls: [crop(true)] })]).target).toEqual({ episodesWithHit: 1, hitRate: 1, successWithHit: 1, successWithoutHit: null, callsPerSolvedEpisode: 1 });
   });
 });

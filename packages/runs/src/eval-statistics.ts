@@ -83,6 +83,7 @@ export function summarizeToolUse(trajectories: readonly Trajectory[]): ToolUseSu
     let episodeCalls = 0;
     let episodeHit = false;
     for (const turn of trajectory.turns) {
+      if (typeof (turn.info['metrics'] as Record<string, unknown> | undefined)?.['target_hit'] === 'boolean') scored = true;
       const calls = turn.info['toolCalls'];
       if (!Array.isArray(calls)) continue;
       for (const call of calls as CallRecord[]) {
@@ -98,7 +99,6 @@ export function summarizeToolUse(trajectories: readonly Trajectory[]): ToolUseSu
         if (typeof call?.hit === 'boolean') scored = true;
         if (call?.hit === true) episodeHit = true;
       }
-      if (typeof (turn.info['metrics'] as Record<string, unknown> | undefined)?.['target_hit'] === 'boolean') scored = true;
     }
     if (episodeCalls > 0) tools.episodesWithCalls++;
     const success = trajectorySuccess(trajectory);

@@ -213,5 +213,10 @@ function printSummary(say: (line: string) => void, summary: EvalSummary, config:
   if (tools.calls > 0 || config.tools.length > 0) {
     const byTool = Object.entries(tools.byTool).map(([name, counts]) => `${name} ${counts.calls}${counts.invalid > 0 ? ` (${counts.invalid} invalid)` : ''}`);
     say(`tool calls: ${tools.callsPerEpisode.toFixed(2)} per episode, ${tools.invalidCalls} invalid${byTool.length > 0 ? `; ${byTool.join(', ')}` : ''}`);
+    const target = tools.target;
+    if (target !== null) {
+      const split = [target.successWithHit === null ? undefined : `${pct(target.successWithHit)} with a hit`, target.successWithoutHit === null ? undefined : `${pct(target.successWithoutHit)} without`].filter(Boolean);
+      say(`looks that held the target: ${pct(target.hitRate)} of episodes${split.length > 0 ? ` (success ${split.join(', ')})` : ''}`);
+    }
   }
 }

@@ -57,7 +57,7 @@ describe('saccade train', () => {
     const output = capture();
     expect((await runCli(['train', '--recipe', 'visual-search', '--name', 'looking', ...flags], output)).exitCode).toBe(EXIT_SUCCESS);
     const config = parseYaml(readFileSync(join(scratch, 'looking', 'config.yaml'), 'utf8')) as Record<string, unknown>;
-    expect(config).toMatchObject({ env: { id: 'saccade/VisualSearch-v1', options: { difficulty: 0, question: 'shape' } }, tools: ['search_coordinate'], policyView: 'no-system', model: { preset: 'tiny' } });
+    expect(config).toMatchObject({ env: { id: 'saccade/VisualSearch-v1', options: { difficulty: 0, question: 'shape', targetColour: 'red' } }, tools: ['search_coordinate'], policyView: 'no-system', model: { preset: 'tiny' } });
     const events = readFileSync(join(scratch, 'looking', 'events.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { type: string; step?: number; turn?: number; action?: string; metrics?: Record<string, number> });
     // The oracle's demonstrations (the events before any step): a call at the target on the 8 × 8 frame, then the shape.
     const demonstration = events.filter((event) => event.type === 'turn-end' && event.step === undefined).slice(0, 2);
@@ -68,6 +68,7 @@ describe('saccade train', () => {
     const rows = readFileSync(join(scratch, 'looking', 'metrics.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(rows.find((row) => row['kind'] === 'rollout')).toHaveProperty('toolCallsPerEpisode');
     expect(output.out.some((line) => /^eval @ step \d+: .*; tool calls \d\.\d\d\/episode/.test(line))).toBe(true);
+    expect(existsSync(join(scratch, 'looking', 'plots', 'looking.png'))).toBe(true);
 
     const ablation = capture();
     expect((await runCli(['train', '--recipe', 'visual-search', '--tools', 'none', '--name', 'no-tools', '--algorithm', 'sft', ...flags], ablation)).exitCode).toBe(EXIT_SUCCESS);

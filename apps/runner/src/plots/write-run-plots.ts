@@ -6,8 +6,9 @@ import { lineChartSvg, type LineChartOptions } from './line-chart-svg';
 
 
 /**
- * Writes `plots/loss.{svg,png}` and `plots/success.{svg,png}` from the run's metrics: the charts a
- * person opens to see whether a run learns. Files are replaced by rename, never half written.
+ * Writes `plots/loss.{svg,png}` and `plots/success.{svg,png}` (and `looking` when the policy had
+ * tools, `reward` and `policy` after RL) from the run's metrics: the charts a person opens to see
+ * whether a run learns. Files are replaced by rename, never half written.
  */
 export async function writeRunPlots(runPath: string, rows: readonly MetricsRow[]): Promise<string[]> {
   const folder = join(runPath, RUN_FILES.plots);
@@ -53,6 +54,20 @@ export async function writeRunPlots(runPath: string, rows: readonly MetricsRow[]
       series: [
         { name: 'mean reward', points: rollouts },
         { name: 'success', points: series('rollout', 'success') },
+      ],
+    };
+  }
+  const hits = series('eval', 'targetHitRate');
+  if (hits.length > 0 || series('eval', 'toolCallsPerEpisode').length > 0) {
+    charts['looking'] = {
+      title: 'Looking (held-out evaluation)',
+      xLabel: 'step',
+      yLabel: 'value',
+      series: [
+        { name: 'tool calls / episode', points: series('eval', 'toolCallsPerEpisode') },
+        { name: 'crop hit the target', points: hits },
+        { name: 'success with a hit', points: series('eval', 'successWithHit') },
+        { name: 'success without', points: series('eval', 'successWithoutHit') },
       ],
     };
   }

@@ -59,11 +59,13 @@ describe('ToolUseWrapper: looking at the target', () => {
     expect((hit.info['toolCalls'] as { name: string; hit?: boolean }[]).map(({ name, hit }) => ({ name, hit }))).toEqual([{ name: 'say', hit: undefined }, { name: 'crop', hit: true }]);
     expect(hit.info['metrics']).toEqual({ action_is_valid: true, tool_call_count: 2, target_hit: true });
     expect(await env.oracleResponse!()).toBe('<answer>found</answer>');
-    expect((await env.step('<answer>found</answer>')).reward).toBe(1);
+    const answer = await env.step('<answer>found</answer>');
+    expect([answer.reward, answer.info['metrics']]).toEqual([1, { success: true, target_hit: true }]);
 
-    // A new episode has not looked yet.
+    // A new episode has not looked yet; answering without a look is a miss.
     await env.reset({ seed: 1 });
     expect(await env.oracleResponse!()).toBe(call('crop', { x: 15, y: 17 }));
+    expect((await env.step('<answer>found</answer>')).info['metrics']).toEqual({ success: true, target_hit: false });
   });
 
   it('without a target the oracle answers at once and calls are not scored; without an inner oracle there is none', async () => {
@@ -73,6 +75,7 @@ describe('ToolUseWrapper: looking at the target', () => {
     const result = await plain.step(call('crop', { x: 5, y: 5 }));
     expect(result.info['toolCalls']).toEqual([{ name: 'crop', arguments: { x: 5, y: 5 }, ok: true, durationMs: expect.any(Number), images: 0, region: [-3, -3, 13, 13] }]);
     expect(result.info['metrics']).toEqual({ action_is_valid: true, tool_call_count: 1 });
+    expect((await plain.step('<answer>found</answer>')).info['metrics']).toEqual({ success: true });
 
     // A malformed target (3 numbers) is no target.
     const malformed = new ToolUseWrapper(new FindEnvWithOracle({ targetBox: [1, 2, 3] }), { tools: [crop] });

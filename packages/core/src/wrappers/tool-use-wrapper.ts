@@ -211,6 +211,8 @@ export class ToolUseWrapper extends EnvWrapper {
   #finish(result: StepResult): StepResult {
     let { truncated } = result;
     const info: EnvInfo = { ...result.info, toolCallCount: this.#toolCalls, turn: this.#turns };
+    // The answer turn says whether any look of the episode held the target (an episode that never looked: false).
+    if (this.#target !== undefined) info.metrics = { ...(result.info.metrics as Record<string, unknown> | undefined), target_hit: this.#hits > 0 };
     if (!result.terminated && !truncated && this.#turns >= this.maxTurns) {
       truncated = true;
       info.truncatedBy = 'tool-use-turn-limit';

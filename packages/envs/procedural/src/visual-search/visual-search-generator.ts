@@ -23,11 +23,17 @@ export interface VisualSearchOptions extends ProceduralSourceOptions {
   size?: number;
   /** What is asked about the target (default `colour`). */
   question?: VisualSearchQuestion;
+  /**
+   * With `question: 'shape'`, the target's colour (default: any palette colour, named in the
+   * question). One fixed colour makes the search a single hop: find that colour's dot.
+   */
+  targetColour?: ColourName;
 }
 
 interface VisualSearchSettings {
   size: number;
   question: VisualSearchQuestion;
+  targetColour: ColourName | undefined;
 }
 
 /** `[x1, y1, x2, y2]` in pixels. */
@@ -79,21 +85,26 @@ export const visualSearchGenerator: GeneratorDefinition<VisualSearchSettings> = 
   dataset: 'Procedural-VisualSearch',
   taskFamily: 'visual-search',
   checker: 'V*Bench',
-  options: ['size', 'question'],
+  options: ['size', 'question', 'targetColour'],
   settings(options) {
     checkKnownOptions(options, this.options, 'visual-search');
     const size = (options as VisualSearchOptions).size ?? 2048;
     if (!Number.isInteger(size) || size < 2048 || size > 4096) throw new InvalidArgumentError({ argument: 'size', expected: 'an integer from 2048 to 4096 (pixels)', value: size });
     const question = (options as VisualSearchOptions).question ?? 'colour';
     if (!VISUAL_SEARCH_QUESTIONS.includes(question)) throw new InvalidArgumentError({ argument: 'question', expected: VISUAL_SEARCH_QUESTIONS.join(' | '), value: question });
-    return { size, question };
+    const targetColour = (options as VisualSearchOptions).targetColour;
+    if (targetColour !== undefined && (question !== 'shape' || !COLOUR_NAMES.includes(targetColour))) {
+      throw new InvalidArgumentError({ argument: 'targetColour', expected: `with question 'shape', one of ${COLOUR_NAMES.join(', ')}`, value: targetColour });
+    }
+    return { size, question, targetColour };
   },
-  generate(rng: Rng, { size, question }, difficulty) {
+  generate(rng: Rng, { size, question, targetColour }, difficulty) {
     // Harder: a smaller target among more, similar-sized distractors.
     const radius = Math.round(lerp(difficulty, 30, 10));
     const distractorCount = levelInt(difficulty, 40, 400);
     const shape = rng.pick(TARGET_SHAPES);
-    const colour = rng.pick(COLOUR_NAMES);
+    const drawn = rng.pick(COLOUR_NAMES);
+    const colour = targetColour ?? drawn;
     const x = rng.int(100, size - 100);
     const y = rng.int(100, size - 100);
     const target = targetSvg(shape, x, y, radius, COLOURS[colour]);

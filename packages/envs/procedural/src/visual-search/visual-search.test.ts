@@ -62,6 +62,14 @@ describe('visual search generator', () => {
     // The colour question draws the same scene as before the option existed.
     expect(createVisualSearchSource({ difficulty: 0.5 }).generate(5)).toEqual(createVisualSearchSource({ difficulty: 0.5, question: 'colour' }).generate(5));
     expect(() => createVisualSearchSource({ question: 'size' as never })).toThrow(/question: expected colour \| shape/);
+    // A fixed target colour: the same scenes' layout, every target red and the only red object.
+    for (const index of indices(3)) {
+      const task = await createVisualSearchSource({ difficulty: 0, question: 'shape', targetColour: 'red' }).get(index);
+      expect(task.question).toBe('There is exactly one red shape in this image; it is small. Is it a star, a cross or a ring?');
+      expect(components(await pixelsOf(task.images[0] as ImageData), COLOURS.red)).toHaveLength(1);
+    }
+    expect(() => createVisualSearchSource({ targetColour: 'red' })).toThrow(/targetColour: expected with question 'shape', one of red, green/);
+    expect(() => createVisualSearchSource({ question: 'shape', targetColour: 'pink' as never })).toThrow(/targetColour/);
   });
 
   it('refuses images smaller than 2048 px', () => {
