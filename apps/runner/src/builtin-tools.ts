@@ -1,9 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { registerTool } from '@saccade/core';
 import type { Tool } from '@saccade/spec';
 import { z } from 'zod';
+import { findSaccadePackages, runnerManifestPath } from './saccade-packages';
 
 /**
  * What a tool package says about itself in its package.json:
@@ -62,28 +61,14 @@ export function parseToolOptions(text: string | undefined, flag = '--tool-option
  * one that did not install); a malformed field is an Error that names the package.
  */
 export function findToolPackages(manifestPath: string): ToolPackage[] {
-  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { dependencies?: Record<string, string>; optionalDependencies?: Record<string, string> };
-  const require = createRequire(manifestPath);
-  const found: ToolPackage[] = [];
-  for (const name of Object.keys({ ...manifest.dependencies, ...manifest.optionalDependencies }).sort()) {
-    // Each node_modules folder Node would search from the manifest; no module is loaded.
-    const directory = (require.resolve.paths(name) ?? []).map((folder) => join(folder, name)).find((folder) => existsSync(join(folder, 'package.json')));
-    if (directory === undefined) continue;
-    const field = (JSON.parse(readFileSync(join(directory, 'package.json'), 'utf8')) as { saccade?: { tools?: unknown } }).saccade;
-    if (field?.tools === undefined) continue;
+  return findSaccadePackages(manifestPath, 'tools').map(({ name, directory, field }) => {
     const parsed = toolPackageField.safeParse(field);
     if (!parsed.success) {
       const problems = parsed.error.issues.map((issue) => `${['saccade', ...issue.path].join('.')}: ${issue.message}`).join('; ');
       throw new Error(`expected the package.json of ${name} to have "saccade": {"tools": ["<export>", …], "close"?: "<export>"}, it has ${JSON.stringify(field)} (${problems})`);
     }
-    found.push({ name, directory, ...parsed.data });
-  }
-  return found;
-}
-
-/** The runner's own package.json: its dependencies are the tool packages it offers. */
-function runnerManifestPath(): string {
-  return createRequire(import.meta.url).resolve('@saccade/runner/package.json');
+    return { name, directory, ...parsed.data };
+  });
 }
 
 function isTool(value: unknown): value is Tool {

@@ -18,9 +18,8 @@ export interface RunCliResult {
   exitCode: number;
 }
 
-/** Builds the `saccade` command tree. */
+/** Builds the `saccade` command tree (envs must be registered first: `registerBuiltinEnvs`, as `runCli` does). */
 export function createProgram(output: Output, setExitCode: (code: number) => void): Command {
-  registerBuiltinEnvs();
   const program = new Command('saccade')
     .description('Saccade: train and evaluate vision-language agents that think with images and use tools')
     .exitOverride()
@@ -60,9 +59,19 @@ function configureSubcommands(command: Command, output: Output): void {
   for (const child of command.commands) configureSubcommands(child, output);
 }
 
+// The env packages are imported and registered once per process (tests run the CLI many times).
+let registered: Promise<unknown> | undefined;
+const registerEnvsOnce = () => (registered ??= registerBuiltinEnvs());
+
 /** Runs the CLI on `argv` (without the node and script entries) and returns the exit code. */
 export async function runCli(argv: string[], output: Output = consoleOutput): Promise<RunCliResult> {
   let exitCode = EXIT_SUCCESS;
+  try {
+    await registerEnvsOnce();
+  } catch (error) {
+    output.error(`saccade: the env packages could not be registered: ${(error as Error).message}`);
+    return { exitCode: EXIT_FAILURE };
+  }
   const program = createProgram(output, (code) => {
     exitCode = code;
   });

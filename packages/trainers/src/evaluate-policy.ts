@@ -8,7 +8,7 @@ export interface PolicyEvaluation {
   /** Fraction of episodes that ended in success (`info.metrics.success`). */
   success: number;
   meanReward: number;
-  /** Fraction of turns whose response was well formed (`info.formatCorrect`). */
+  /** Fraction of the turns that report a format (`info.formatCorrect` or `info.metrics.format_correct`) that were well formed. */
   formatRate: number;
   meanTurns: number;
   /** Metrics of looking, when the episodes had tools (a `ToolUseWrapper` reported calls). */
@@ -41,12 +41,19 @@ export async function evaluatePolicy(episodes: PolicyEpisodes, seeds: readonly n
 export function summarizeTrajectories(trajectories: readonly Trajectory[]): PolicyEvaluation {
   const count = trajectories.length;
   let turns = 0;
+  let formatTurns = 0;
   let wellFormed = 0;
   let reward = 0;
   let successes = 0;
   for (const trajectory of trajectories) {
     turns += trajectory.turns.length;
-    wellFormed += trajectory.turns.filter((turn) => turn.info['formatCorrect'] === true).length;
+    for (const turn of trajectory.turns) {
+      // Grid envs say formatCorrect; VQA envs format_correct in their metrics; tool turns neither.
+      const format = turn.info['formatCorrect'] ?? (turn.info['metrics'] as Record<string, unknown> | undefined)?.['format_correct'];
+      if (typeof format !== 'boolean') continue;
+      formatTurns++;
+      if (format) wellFormed++;
+    }
     reward += trajectory.totalReward;
     if (trajectorySuccess(trajectory)) successes++;
   }
@@ -55,7 +62,7 @@ export function summarizeTrajectories(trajectories: readonly Trajectory[]): Poli
     episodes: count,
     success: count === 0 ? 0 : successes / count,
     meanReward: count === 0 ? 0 : reward / count,
-    formatRate: turns === 0 ? 0 : wellFormed / turns,
+    formatRate: formatTurns === 0 ? 0 : wellFormed / formatTurns,
     meanTurns: count === 0 ? 0 : turns / count,
     ...(looking === undefined ? {} : { looking }),
   };

@@ -131,3 +131,28 @@ test('a generated tool package installs, builds, passes its tests and checkTool,
     console.log(JSON.stringify(reports));`;
   expect(JSON.parse(run(['--input-type=module', '-e', check], folder))).toEqual([{ ok: true, toolName: 'probe_reader', failures: [] }]);
 });
+
+test('a generated env package installs, builds, passes its tests and checkEnv, and is registered with the runner', { timeout: 240_000 }, async () => {
+  const generated = run([join('node_modules', 'nx', 'dist', 'bin', 'nx.js'), 'g', '@saccade/plugin:env', 'line-walk', '--description=Walk to the flag.', '--skipInstall', '--no-interactive']);
+  expect(generated).toContain('CREATE packages/envs/line-walk/src/line-walk-env.ts');
+  expect(generated).toContain('UPDATE apps/runner/package.json');
+  install();
+
+  const folder = join(workspace, 'packages', 'envs', 'line-walk');
+  run([pnpm, 'run', '--silent', 'build'], folder);
+  const [, , tested] = await Promise.all(['typecheck', 'lint', 'test'].map((script) => runAsync([pnpm, 'run', '--silent', script], folder)));
+  expect(tested).toMatch(/Tests\s+3 passed \(3\)/);
+
+  // What the runner does: follow its dependencies to the package.json that lists env registrations, call them, list and check the envs.
+  const runnerLink = join(workspace, 'apps', 'runner', 'node_modules', '@saccade', 'env-line-walk', 'package.json');
+  expect(JSON.parse(readFileSync(runnerLink, 'utf8')).saccade).toEqual({ envs: ['registerLineWalkEnvs'] });
+  const check = `
+    import { readFileSync } from 'node:fs';
+    import { checkEnv, listEnvs, makeEnv } from '@saccade/core';
+    const manifest = JSON.parse(readFileSync('package.json', 'utf8'));
+    const module = await import('./dist/index.js');
+    for (const name of manifest.saccade.envs) module[name]();
+    const report = await checkEnv(() => makeEnv('saccade/LineWalk-v1'));
+    console.log(JSON.stringify({ ids: listEnvs(), ok: report.ok, failures: report.failures }));`;
+  expect(JSON.parse(run(['--input-type=module', '-e', check], folder))).toEqual({ ids: ['saccade/LineWalk-v1'], ok: true, failures: [] });
+});

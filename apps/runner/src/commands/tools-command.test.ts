@@ -93,7 +93,7 @@ describe('saccade tools', () => {
 
   test.each([
     [['run', 'telescope'], 'No tool is registered with name "telescope"'],
-    [['run', 'calculator', '--tool-options', '{"calculator": {}}'], '--tool-options: expected settings for a tool that takes them (detect, remote-model, remote-vlm)'],
+    [['run', 'calculator', '--tool-options', '{"calculator": {}}'], '--tool-options: expected settings for a tool that takes them (detect, image_zoom_in_tool, remote-model, remote-vlm, search_coordinate), received settings for calculator'],
     [['list', '--tool-options', '[1]'], '--tool-options: expected an object of settings objects by tool name'],
     [['run', 'detect', '--tool-options', '{"detect": {"model": "a.onnx", "colour": 1}}'], '--tool-options: detect: expected detect settings'],
     [['run', 'image_zoom_in_tool', '--input', '{bbox'], '--input: expected JSON'],

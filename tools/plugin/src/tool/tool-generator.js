@@ -84,7 +84,7 @@ export async function toolGenerator(tree, options) {
   const normalized = normalizeToolOptions(options);
   const { folder, packageName, propertyName, description } = normalized;
   if (tree.exists(folder)) throw new Error(`expected ${folder} not to exist, it does: pick another name or remove it`);
-  taken(tree, packageName);
+  refuseTakenName(tree, TOOLS_FOLDER, packageName);
 
   const files = packageFiles({
     folder,
@@ -123,13 +123,14 @@ export function registerWithRunner(tree, packageName) {
 }
 
 /**
- * Refuses a package name another workspace package has (e.g. one kept in another folder).
+ * Refuses a package name another package in `parent` has (e.g. one kept in another folder).
  * @param {import('@nx/devkit').Tree} tree
+ * @param {string} parent
  * @param {string} packageName
  */
-function taken(tree, packageName) {
-  for (const child of tree.children(TOOLS_FOLDER)) {
-    const manifest = `${TOOLS_FOLDER}/${child}/package.json`;
+export function refuseTakenName(tree, parent, packageName) {
+  for (const child of tree.children(parent)) {
+    const manifest = `${parent}/${child}/package.json`;
     if (tree.exists(manifest) && readJson(tree, manifest).name === packageName) {
       throw new Error(`expected a new package name, but ${manifest} is ${packageName} already`);
     }

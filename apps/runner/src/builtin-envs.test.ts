@@ -1,0 +1,39 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { listEnvs } from '@saccade/core';
+import { afterAll, describe, expect, test } from 'vitest';
+import { findEnvPackages, registerBuiltinEnvs } from './builtin-envs';
+
+const scratch = mkdtempSync(join(tmpdir(), 'saccade-env-packages-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const writeJson = (path: string, value: unknown) => {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, JSON.stringify(value));
+};
+
+describe('env packages are found through their package.json', () => {
+  test('the runner registers the envs of its dependencies that declare "saccade": {"envs"}', async () => {
+    const manifest = join(dirname(fileURLToPath(import.meta.url)), '..', 'package.json');
+    expect(findEnvPackages(manifest).map(({ name, register }) => ({ name, register }))).toEqual([
+      { name: '@saccade/env-grid', register: ['registerGridEnvs'] },
+      { name: '@saccade/env-procedural', register: ['registerProceduralEnvs'] },
+      { name: '@saccade/env-vqa', register: ['registerVqaEnvs'] },
+      { name: '@saccade/grounding', register: ['registerGroundingEnvs'] },
+    ]);
+    await registerBuiltinEnvs(manifest);
+    const ids = listEnvs();
+    expect(ids).toEqual(expect.arrayContaining(['saccade/FrozenLake-v1', 'saccade/VisualSearch-v1', 'saccade/VisionQA-v1', 'saccade/GroundedVisualSearch-v1']));
+  });
+
+  test('packages without the field are skipped; a malformed field names the package', () => {
+    const project = join(scratch, 'project');
+    writeJson(join(project, 'package.json'), { dependencies: { 'my-env': '1.0.0', 'a-tool': '1.0.0', missing: '1.0.0' } });
+    writeJson(join(project, 'node_modules', 'my-env', 'package.json'), { name: 'my-env', saccade: { envs: ['registerMyEnvs'] } });
+    writeJson(join(project, 'node_modules', 'a-tool', 'package.json'), { name: 'a-tool', saccade: { tools: ['aTool'] } });
+    expect(findEnvPackages(join(project, 'package.json'))).toEqual([{ name: 'my-env', directory: join(project, 'node_modules', 'my-env'), register: ['registerMyEnvs'] }]);
+    writeJson(join(project, 'node_modules', 'my-env', 'package.json'), { name: 'my-env', saccade: { envs: 'registerMyEnvs' } });
+    expect(() => findEnvPackages(join(project, 'package.json'))).toThrow('expected the package.json of my-env to have "saccade": {"envs": ["<export that registers envs>", …]}, it has {"envs":"registerMyEnvs"}');
+  });
+});
