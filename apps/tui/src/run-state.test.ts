@@ -66,6 +66,14 @@ describe('reduceRunState on the recorded run', () => {
 });
 
 describe('reduceRunState', () => {
+  test("an evaluation of a policy with tools logs how it looked: calls, invalid share, crops on the target", () => {
+    const metrics = { success: 0.34, meanReward: 0.34, episodes: 200, toolCallsPerEpisode: 1, invalidCallRate: 0, targetHitRate: 0.045, successWithHit: 5 / 9, successWithoutHit: 0.33 };
+    const state = reduceRunState(initialRunState(), { type: 'eval-end', time: '2026-01-01T00:00:00Z', step: 75, metrics });
+    expect(state.log.map((line) => line.message)).toEqual([
+      'eval @ step 75: success 34.0%, mean reward 0.34, 200 episodes, tool calls 1.00/episode (0.0% invalid), crop hit the target in 4.5% (success 55.6% with a hit, 33.0% without)',
+    ]);
+  });
+
   test('is pure: the old state is left as it was', () => {
     const before = initialRunState();
     const snapshot = JSON.stringify(before);
