@@ -7,7 +7,8 @@ runCli(process.argv.slice(2)).then(
     process.exitCode = exitCode;
   },
   (error: unknown) => {
-    process.stderr.write(`saccade: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exitCode = EXIT_FAILURE;
+    // Exit once the message is out: a training thread left running by the failure (a worker whose
+    // model ran out of wasm memory) would otherwise keep the process alive after the error.
+    process.stderr.write(`saccade: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`, () => process.exit(EXIT_FAILURE));
   },
 );
