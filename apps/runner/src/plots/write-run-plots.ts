@@ -64,10 +64,11 @@ export async function writeRunPlots(runPath: string, rows: readonly MetricsRow[]
       xLabel: 'step',
       yLabel: 'value',
       series: [
-        { name: 'tool calls / episode', points: series('eval', 'toolCallsPerEpisode') },
-        { name: 'crop hit the target', points: hits },
-        { name: 'success with a hit', points: series('eval', 'successWithHit') },
-        { name: 'success without', points: series('eval', 'successWithoutHit') },
+        // Short names: the legend sits inside the plot's right edge.
+        { name: 'calls/episode', points: series('eval', 'toolCallsPerEpisode') },
+        { name: 'crop on target', points: hits },
+        { name: 'success, hit', points: series('eval', 'successWithHit') },
+        { name: 'success, no hit', points: series('eval', 'successWithoutHit') },
       ],
     };
   }
