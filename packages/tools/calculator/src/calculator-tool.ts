@@ -3,6 +3,7 @@ import type { Tool } from '@saccade/spec';
 import { z } from 'zod';
 import { CalculatorProcess } from './calculator-process';
 
+/** Settings of {@link createCalculatorTool}: its name and the limits that keep an expression from hanging or exhausting the process. */
 export interface CalculatorToolSettings {
   /** The name the model calls (default `calculator`). */
   name?: string;

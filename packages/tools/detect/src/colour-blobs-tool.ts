@@ -4,6 +4,7 @@ import type { Tool } from '@saccade/spec';
 import { z } from 'zod';
 import { detectShapes, matchQuery } from './detect-shapes';
 
+/** Settings of {@link createColourBlobsTool}. */
 export interface ColourBlobsToolSettings {
   /** The name the model calls (default `colour_blobs`). */
   name?: string;

@@ -1,10 +1,15 @@
 import type { RawImage } from '@saccade/image';
 
+/** The colour names {@link detectShapes} gives a component (hue bands, plus black for dark pixels). */
 export const COLOURS = ['red', 'orange', 'yellow', 'green', 'cyan', 'blue', 'purple', 'magenta', 'black'] as const;
+/** One of {@link COLOURS}. */
 export type Colour = (typeof COLOURS)[number];
+/** The shape names {@link detectShapes} gives a component, from how it fills its box; `blob` is none of the others. */
 export const SHAPES = ['circle', 'square', 'rectangle', 'triangle', 'blob'] as const;
+/** One of {@link SHAPES}. */
 export type Shape = (typeof SHAPES)[number];
 
+/** A one-colour connected component found by {@link detectShapes}, with its box and names. */
 export interface Detection {
   /** [x1, y1, x2, y2] in pixels, x2 and y2 exclusive. */
   bbox: [number, number, number, number];

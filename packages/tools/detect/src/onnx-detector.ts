@@ -15,8 +15,10 @@ import * as ort from 'onnxruntime-node';
  * `auto` (default): two outputs → `detr`, one → `yolo`.
  */
 export const DETECTOR_LAYOUTS = ['yolo', 'yolov5', 'detr', 'rtdetr'] as const;
+/** One of {@link DETECTOR_LAYOUTS}. */
 export type DetectorLayout = (typeof DETECTOR_LAYOUTS)[number];
 
+/** Settings of {@link createOnnxDetector}: the model file and how its outputs are read and filtered. */
 export interface OnnxDetectorSettings {
   /** The .onnx file. */
   modelPath: string;
@@ -40,6 +42,7 @@ export interface OnnxDetectorSettings {
   threads?: number;
 }
 
+/** One object an ONNX detector found, after thresholding and non-maximum suppression. */
 export interface ObjectDetection {
   /** [x1, y1, x2, y2] in the original image's pixels, to 0.1 px. */
   bbox: [number, number, number, number];
@@ -49,6 +52,7 @@ export interface ObjectDetection {
   score: number;
 }
 
+/** A loaded ONNX detection model (from {@link createOnnxDetector}); `close()` frees its session. */
 export interface OnnxDetector {
   readonly layout: DetectorLayout;
   readonly labels: readonly string[];

@@ -1,5 +1,7 @@
+/** [x, y]. */
 export type Point = [number, number];
 
+/** What a geometry function returns: the value and how it reads. */
 export interface GeometryResult {
   /** The value (a number, or an object of numbers). */
   result: number | Record<string, number | string>;

@@ -16,6 +16,7 @@ import {
   type Point,
 } from './geometry-functions';
 
+/** The function names the geometry tool takes (VISTA-Gym's SymPy geometry functions). */
 export const GEOMETRY_FUNCTIONS = [
   'triangle_angle',
   'triangle_angle_all',
@@ -30,6 +31,7 @@ export const GEOMETRY_FUNCTIONS = [
   'pythagorean',
 ] as const;
 
+/** One of {@link GEOMETRY_FUNCTIONS}. */
 export type GeometryFunction = (typeof GEOMETRY_FUNCTIONS)[number];
 
 const point = z.tuple([z.number(), z.number()]);
@@ -49,6 +51,7 @@ const input = z.object({
   central_angle: z.number().optional().describe('The central angle on the same arc, degrees (inscribed_angle).'),
 });
 
+/** The geometry tool's arguments: the function's name and its arguments. */
 export type GeometryInput = z.infer<typeof input>;
 
 function need<T>(value: T | undefined, what: string, fn: string): T {
@@ -123,6 +126,7 @@ export function runGeometry(args: GeometryInput): GeometryResult {
   }
 }
 
+/** Settings of {@link createGeometryTool}. */
 export interface GeometryToolSettings {
   /** The name the model calls (default `geometry`). */
   name?: string;

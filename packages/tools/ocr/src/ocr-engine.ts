@@ -6,6 +6,7 @@ import type { OcrModelPaths, OcrRunOptions, TextBox, TextDetector, TextRecognize
 import { createPaddleDetector, createPaddleRecognizer, type OnnxSessionSettings } from './paddle-ocr';
 import { cropPixels } from './pixels';
 
+/** One line of text the engine read: its box in the image, the text and the recogniser's confidence (0–1). */
 export interface OcrLine {
   box: TextBox;
   text: string;

@@ -3,18 +3,21 @@ import type { RawImage } from '@saccade/image';
 /** An axis-aligned box in pixels: [x1, y1, x2, y2], x2 and y2 exclusive. */
 export type TextBox = [number, number, number, number];
 
+/** A text box the detector found. */
 export interface DetectedText {
   box: TextBox;
   /** The detector's mean probability over the box, 0–1. */
   score: number;
 }
 
+/** What the recogniser read from one box. */
 export interface RecognizedText {
   text: string;
   /** Mean probability of the characters read, 0–1 (0 for an empty line). */
   confidence: number;
 }
 
+/** Options of one detection or recognition run: `signal` aborts it between model calls. */
 export interface OcrRunOptions {
   signal?: AbortSignal;
 }

@@ -6,6 +6,7 @@ import { DEFAULT_OCR_THREADS, defaultOcrModelPaths, joinRows, loadOcrEngine, typ
 import type { OcrModelPaths, TextBox } from './ocr-models';
 import type { OnnxSessionSettings } from './paddle-ocr';
 
+/** Settings of {@link createOcrTool}: its name, the engine or its model files, and the sessions' threads. */
 export interface OcrToolSettings extends OnnxSessionSettings {
   /** The name the model calls (default `ocr`). */
   name?: string;
@@ -24,6 +25,7 @@ const ocrInput = z.object({
   region: z.array(z.number()).length(4).optional().describe('[x1, y1, x2, y2] in pixels, for task "region".'),
 });
 
+/** The OCR tool's arguments as the model writes them: `task` (default `detect_and_recognize`) and, for `region`, the box to read. */
 export type OcrInput = z.input<typeof ocrInput>;
 
 // Sessions are costly to open (≈0.7 s) and safe to share: one engine per model set per process.

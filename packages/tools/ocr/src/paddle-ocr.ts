@@ -6,6 +6,7 @@ import { openModelRunner, openSession } from './model-runner';
 import type { DetectedText, OcrRunOptions, RecognizedText, TextBox, TextDetector, TextRecognizer } from './ocr-models';
 import { resizeBilinear } from './pixels';
 
+/** How an ONNX session of an OCR model runs. */
 export interface OnnxSessionSettings {
   /**
    * Threads a model may use (default 1 here; loadOcrEngine and the OCR tool: DEFAULT_OCR_THREADS). The
@@ -16,6 +17,7 @@ export interface OnnxSessionSettings {
   threads?: number;
 }
 
+/** Settings of {@link createPaddleDetector}: the PaddleOCR DB text detector's model file and post-processing. */
 export interface PaddleDetectorSettings extends OnnxSessionSettings {
   modelPath: string;
   /** Longest side the image is shrunk to before detection (PaddleOCR: 960). */
@@ -34,6 +36,7 @@ export interface PaddleDetectorSettings extends OnnxSessionSettings {
   padding?: number;
 }
 
+/** Settings of {@link createPaddleRecognizer}: the PaddleOCR CTC recogniser's model file and character dictionary. */
 export interface PaddleRecognizerSettings extends OnnxSessionSettings {
   modelPath: string;
   dictionaryPath: string;

@@ -59,6 +59,7 @@ function varintBytes(value: number | bigint): number[] {
   return out;
 }
 
+/** The parts one after another in one array. */
 export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
   const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
   let at = 0;
@@ -74,10 +75,13 @@ export function bytesField(field: number, bytes: Uint8Array): Uint8Array {
   return concatBytes([Uint8Array.from([...varintBytes((field << 3) | 2), ...varintBytes(bytes.length)]), bytes]);
 }
 
+/** A string field, UTF-8 encoded and length-delimited. */
 export const stringField = (field: number, text: string): Uint8Array => bytesField(field, encoder.encode(text));
 
+/** A varint field (wire type 0) holding a non-negative integer. */
 export const varintField = (field: number, value: number): Uint8Array => Uint8Array.from([...varintBytes(field << 3), ...varintBytes(value)]);
 
+/** A 32-bit float field (wire type 5, little-endian). */
 export function floatField(field: number, value: number): Uint8Array {
   const bytes = new Uint8Array(5);
   bytes[0] = (field << 3) | 5;
@@ -91,4 +95,5 @@ export function bytesOf(field: WireField): Uint8Array {
   return field.value;
 }
 
+/** A length-delimited field's value read as UTF-8 text; throws if the field holds something else. */
 export const textOf = (field: WireField): string => decoder.decode(bytesOf(field));

@@ -3,6 +3,7 @@ import type { Tool } from '@saccade/spec';
 import { z } from 'zod';
 import { createRemoteTool } from './remote-tool';
 
+/** Settings of {@link createRemoteModelTool}. */
 export interface RemoteModelToolSettings {
   /** The name the model calls (default `remote-model`). */
   name?: string;

@@ -4,6 +4,7 @@ import type { ImageData, StandardSchemaV1, Tool } from '@saccade/spec';
 import { z } from 'zod';
 import { postJson } from './post-json';
 
+/** Settings of {@link createRemoteTool}: the tool's name and description for the model, the server's endpoint, and the arguments' schema. */
 export interface RemoteToolSettings<INPUT> {
   /** The name the model calls, e.g. `grounding_dino`. */
   name: string;
@@ -39,6 +40,7 @@ export const remoteToolResponseSchema = z.object({
   error: z.string().optional(),
 });
 
+/** A parsed server answer ({@link remoteToolResponseSchema}). */
 export type RemoteToolResponse = z.infer<typeof remoteToolResponseSchema>;
 
 const RETRIABLE = (status: number) => status === 429 || status >= 500;

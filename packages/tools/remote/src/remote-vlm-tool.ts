@@ -8,8 +8,10 @@ import { postJson } from './post-json';
 
 /** What remote-vlm asks the VLM for; each has a prompt template and an answer parser. */
 export const REMOTE_VLM_TASKS = ['grounding', 'detection', 'chart_to_table', 'ask'] as const;
+/** One of {@link REMOTE_VLM_TASKS}. */
 export type RemoteVlmTask = (typeof REMOTE_VLM_TASKS)[number];
 
+/** Settings of {@link createRemoteVlmTool}: the OpenAI-compatible server and model it asks. */
 export interface RemoteVlmToolSettings {
   /** The name the model calls (default `remote-vlm`). */
   name?: string;
@@ -58,6 +60,7 @@ const input = z.object({
   query: z.string().max(500).optional().describe('What to locate or detect, or the question for ask'),
 });
 
+/** A box read from a VLM's answer by {@link parseVlmBoxes}: [x1, y1, x2, y2] in pixels of the image, and its label if the answer gave one. */
 export interface VlmBox {
   bbox: [number, number, number, number];
   label?: string;

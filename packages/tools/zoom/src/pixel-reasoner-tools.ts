@@ -7,6 +7,7 @@ import { formatNumber } from './seen-size';
 /** The crop names verl-tool's pixel-reasoner server answers to; all three crop the same way. */
 export const PIXEL_REASONER_CROP_NAMES = ['crop_image', 'zoom_in', 'crop_image_normalized'] as const;
 
+/** One of {@link PIXEL_REASONER_CROP_NAMES}. */
 export type PixelReasonerCropName = (typeof PIXEL_REASONER_CROP_NAMES)[number];
 
 const cropInput = z.object({
@@ -20,8 +21,10 @@ const cropInput = z.object({
     .describe('Which image to crop: 1 is the first image of the conversation, later crops count on from there.'),
 });
 
+/** A Pixel-Reasoner crop's arguments: `bbox_2d` (fractions or pixels) and `target_image` (1-based). */
 export type PixelReasonerCropInput = z.infer<typeof cropInput>;
 
+/** Settings of {@link createPixelReasonerCropTool}. */
 export interface PixelReasonerCropSettings {
   /** The name the model calls (default `crop_image`). */
   name?: PixelReasonerCropName | (string & {});
@@ -73,6 +76,7 @@ const framesInput = z.object({
   target_frames: z.array(z.number().int(), { error: 'a list of frame numbers (1 = the first image)' }).min(1).max(64).describe('Which images to show again, 1-based.'),
 });
 
+/** `select_frames`' arguments: the 1-based numbers of the images to show again. */
 export type SelectFramesInput = z.infer<typeof framesInput>;
 
 /** Pixel-Reasoner's `select_frames`: shows the chosen images (1-based, of the episode so far) again. */
@@ -90,8 +94,12 @@ export function createSelectFramesTool({ name = 'select_frames' }: { name?: stri
   });
 }
 
-/** verl-tool's pixel-reasoner tools under their names: crop_image, zoom_in, crop_image_normalized (all with target_image), select_frames. */
+// verl-tool's pixel-reasoner tools under their names: crop_image, zoom_in, crop_image_normalized (all with target_image), select_frames.
+/** Pixel-Reasoner's crop as `crop_image`. */
 export const cropImageTool: Tool<PixelReasonerCropInput> = createPixelReasonerCropTool({ name: 'crop_image' });
+/** Pixel-Reasoner's crop as `zoom_in`. */
 export const zoomInTool: Tool<PixelReasonerCropInput> = createPixelReasonerCropTool({ name: 'zoom_in' });
+/** Pixel-Reasoner's crop as `crop_image_normalized`. */
 export const cropImageNormalizedTool: Tool<PixelReasonerCropInput> = createPixelReasonerCropTool({ name: 'crop_image_normalized' });
+/** Pixel-Reasoner's `select_frames`. */
 export const selectFramesTool: Tool<SelectFramesInput> = createSelectFramesTool();

@@ -4,6 +4,7 @@ import { InvalidArgumentError, type Tool } from '@saccade/spec';
 import { z } from 'zod';
 import { checkSeenSize, formatNumber, originalImage, type SeenSize } from './seen-size';
 
+/** Settings of {@link createPointCropTool}; the defaults are ViGoRL's on V*. */
 export interface PointCropToolSettings {
   /** The name the model calls (default ViGoRL's `search_coordinate`). */
   name?: string;
@@ -15,6 +16,13 @@ export interface PointCropToolSettings {
   dot?: boolean | { radius?: number; color?: string };
   /** The size the model saw the original at; the point is scaled back (default: the original size). */
   seenSize?: SeenSize;
+  /**
+   * Read [x, y] as a cell of the seen frame (column and row from 0) and centre the crop on the
+   * cell's middle, instead of as a point. On a coarse frame that matches the model's patch grid
+   * (8 × 8 cells for 128-px images in 16-px patches) a call names the patch the target is in;
+   * as a point, the nearest grid line depends on where in its patch the target lies.
+   */
+  cells?: boolean;
 }
 
 const pointInput = z.object({
@@ -24,27 +32,38 @@ const pointInput = z.object({
     .describe('The point to look at closely, [x, y] in pixels of the image.'),
 });
 
+/** The point crop's arguments: `coordinate` [x, y] in pixels the model saw (or a cell, with `cells`). */
 export type PointCropInput = z.infer<typeof pointInput>;
 
 /**
  * ViGoRL's multi-turn crop: the box [x − offset, y − offset, x + offset, y + offset] around the
  * point, clipped to the original image, resized to cropSize², optionally with a red dot on the point.
  */
-export function createPointCropTool({ name = 'search_coordinate', offset = 182, cropSize = 672, dot = false, seenSize }: PointCropToolSettings = {}): Tool<PointCropInput> {
+export function createPointCropTool({ name = 'search_coordinate', offset = 182, cropSize = 672, dot = false, seenSize, cells = false }: PointCropToolSettings = {}): Tool<PointCropInput> {
   seenSize = checkSeenSize(seenSize);
   // Settings may come from JSON (`--tool-options`): refuse what would fail at every call.
   for (const [argument, value] of [['offset', offset], ['cropSize', cropSize]] as const) {
     if (!Number.isSafeInteger(value) || value <= 0) throw new InvalidArgumentError({ argument, expected: 'a positive integer (pixels)', value });
   }
+  if (typeof cells !== 'boolean') throw new InvalidArgumentError({ argument: 'cells', expected: 'true or false', value: cells });
   return defineTool({
     name,
-    description: `Look closely at a point of the original image: returns the region around coordinate [x, y] (pixels of the image), enlarged to ${cropSize} × ${cropSize}.`,
+    description: cells
+      ? `Look closely at a cell of the image: returns the region around cell [column, row] (counted from 0 on a grid over the image), enlarged to ${cropSize} × ${cropSize}.`
+      : `Look closely at a point of the original image: returns the region around coordinate [x, y] (pixels of the image), enlarged to ${cropSize} × ${cropSize}.`,
     inputSchema: pointInput,
     async execute({ coordinate }, { images }) {
       const [x, y] = coordinate as [number, number];
       const { image, size, scaleX, scaleY } = await originalImage(images, seenSize);
-      const px = x * scaleX;
-      const py = y * scaleY;
+      if (cells) {
+        const columns = Math.round(size.width / scaleX);
+        const rows = Math.round(size.height / scaleY);
+        if (!(Number.isInteger(x) && Number.isInteger(y) && x >= 0 && y >= 0 && x < columns && y < rows)) {
+          throw new Error(`expected a cell [column, row] of whole numbers from [0, 0] to [${columns - 1}, ${rows - 1}], received [${coordinate.map(formatNumber).join(', ')}]`);
+        }
+      }
+      const px = (cells ? x + 0.5 : x) * scaleX;
+      const py = (cells ? y + 0.5 : y) * scaleY;
       // The far edges count as inside: on a coarse frame (8 × 8) the last grid line is the image's edge.
       if (!(px >= 0 && py >= 0 && px <= size.width && py <= size.height)) {
         throw new Error(`expected a point inside the image or on its edge, received [${coordinate.map(formatNumber).join(', ')}]`);
@@ -58,10 +77,13 @@ export function createPointCropTool({ name = 'search_coordinate', offset = 182, 
       }
       return { text: `The region around [${coordinate.map(formatNumber).join(', ')}].`, images: [result], region: [box.x1, box.y1, box.x2, box.y2] };
     },
-    // The box's centre, in the pixels the model saw (whole pixels, as models write them).
+    // The box's centre, in the pixels the model saw (whole pixels, as models write them), or the cell it lies in.
     async lookAt([x1, y1, x2, y2], { images }) {
-      const { scaleX, scaleY } = await originalImage(images, seenSize);
-      return { coordinate: [Math.round((x1 + x2) / 2 / scaleX), Math.round((y1 + y2) / 2 / scaleY)] };
+      const { size, scaleX, scaleY } = await originalImage(images, seenSize);
+      const [cx, cy] = [(x1 + x2) / 2 / scaleX, (y1 + y2) / 2 / scaleY];
+      if (!cells) return { coordinate: [Math.round(cx), Math.round(cy)] };
+      const cell = (value: number, count: number) => Math.min(count - 1, Math.max(0, Math.floor(value)));
+      return { coordinate: [cell(cx, Math.round(size.width / scaleX)), cell(cy, Math.round(size.height / scaleY))] };
     },
   });
 }

@@ -3,6 +3,7 @@ import { defineTool } from '@saccade/core';
 import type { Tool } from '@saccade/spec';
 import { z } from 'zod';
 
+/** Settings of {@link createRotateTool}. */
 export interface RotateToolSettings {
   /** The name the model calls (default DeepEyes' `image_rotate_tool`). */
   name?: string;
@@ -12,6 +13,7 @@ const rotateInput = z.object({
   angle: z.number().min(-360).max(360).describe('Degrees, counter-clockwise.'),
 });
 
+/** The rotate tool's arguments: `angle` in degrees, counter-clockwise, from −360 to 360. */
 export type RotateInput = z.infer<typeof rotateInput>;
 
 /** DeepEyes' rotate: the original image turned `angle` degrees counter-clockwise, canvas expanded. */

@@ -1,6 +1,7 @@
 import { imageSize } from '@saccade/image';
 import { InvalidArgumentError, type ImageData } from '@saccade/spec';
 
+/** An image's width and height in pixels. */
 export interface Size {
   width: number;
   height: number;

@@ -93,6 +93,21 @@ describe('point crop (ViGoRL search_coordinate) and rotate', () => {
     expect(() => createPointCropTool({ offset: 0 })).toThrow(/offset: expected a positive integer \(pixels\)/);
   });
 
+  it('read a point as a cell of a coarse frame when asked, and name the cell a box lies in', async () => {
+    const options = { images: [original] };
+    // 200 × 100 seen as 4 × 2 cells of 50 px: cell [1, 0] is centred at (75, 25).
+    const cells = createPointCropTool({ seenSize: { width: 4, height: 2 }, offset: 20, cropSize: 40, cells: true });
+    expect((await cells.execute({ coordinate: [1, 0] }, options)).region).toEqual([55, 5, 95, 45]);
+    expect((await cells.execute({ coordinate: [3, 1] }, options)).region).toEqual([155, 55, 195, 95]);
+    expect(await cells.lookAt!([160, 60, 190, 90], options)).toEqual({ coordinate: [3, 1] });
+    // A box on a cell's far edge belongs to the next cell, the image's far edge to the last.
+    expect(await cells.lookAt!([40, 40, 60, 60], options)).toEqual({ coordinate: [1, 1] });
+    expect(await cells.lookAt!([190, 90, 200, 100], options)).toEqual({ coordinate: [3, 1] });
+    await expect(cells.execute({ coordinate: [4, 0] }, options)).rejects.toThrow('expected a cell [column, row] of whole numbers from [0, 0] to [3, 1], received [4, 0]');
+    await expect(cells.execute({ coordinate: [1.5, 0] }, options)).rejects.toThrow(/received \[1\.5, 0\]/);
+    expect(() => createPointCropTool({ cells: 'yes' as unknown as boolean })).toThrow(/cells: expected true or false/);
+  });
+
   it('rotates the original counter-clockwise', async () => {
     const turned = await decodeFirst(await rotateTool.execute({ angle: 90 }, { images: [original] }));
     expect([turned.width, turned.height, ...pixel(turned, 0, 0), ...pixel(turned, 99, 199)]).toEqual([100, 200, 199, 0, 7, 0, 99, 7]);

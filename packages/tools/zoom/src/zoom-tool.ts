@@ -4,6 +4,7 @@ import type { Tool } from '@saccade/spec';
 import { z } from 'zod';
 import { checkSeenSize, formatNumber, originalImage, type SeenSize } from './seen-size';
 
+/** Settings of {@link createZoomTool}; every field has DeepEyes' value as its default. */
 export interface ZoomToolSettings {
   /** The name the model calls (default DeepEyes' `image_zoom_in_tool`). */
   name?: string;
@@ -23,6 +24,7 @@ const zoomInput = z.object({
   label: z.string().max(200).optional().describe('What the region shows, e.g. "the red car".'),
 });
 
+/** The zoom's arguments as the model writes them: `bbox_2d` (pixels of the image it saw) and an optional `label`. */
 export type ZoomInput = z.infer<typeof zoomInput>;
 
 /**
