@@ -6,6 +6,7 @@ export {
   imageTokenCount,
   patchCount,
   patchDimension,
+  patchFeatureDimension,
   patchGrid,
   validateModelConfig,
 } from './model-config';

@@ -16,6 +16,12 @@ describe('validateModelConfig', () => {
     expect(() => validateModelConfig({ ...small, gridLayers: -1 })).toThrow(
       new RangeError('ModelConfig.gridLayers must be a non-negative integer; got -1.'),
     );
+    expect(() => validateModelConfig({ ...small, stemChannels: 2.5 })).toThrow(
+      new RangeError('ModelConfig.stemChannels must be a non-negative integer; got 2.5.'),
+    );
+    expect(() => validateModelConfig({ ...small, stemChannels: 8, stemPool: 3 })).toThrow(
+      new RangeError('ModelConfig.stemPool must be a positive divisor of patchSize (8); got 3.'),
+    );
     expect(() => validateModelConfig({ ...small, patchSize: 7 })).toThrow(
       new RangeError('ModelConfig.imageSize (64) must be a multiple of patchSize (7).'),
     );

@@ -18,6 +18,15 @@ export interface ModelConfig {
   gridLayers: number;
   /** Patches per grid-cell side for those layers (2: a cell is 2 × 2 patches). */
   gridMerge: number;
+  /**
+   * Features a per-pixel layer (a 1 × 1 convolution with ReLU) computes before the patch projection
+   * reads a patch; absent or 0: the projection reads the raw pixels. A linear map of raw pixels can
+   * only sum colours over the patch, so a small red dot and an orange blob at its edge look alike;
+   * a per-pixel feature tells them apart wherever the dot falls.
+   */
+  stemChannels?: number;
+  /** The stem's features are averaged over stemPool × stemPool pixel blocks (a divisor of patchSize; default 1). */
+  stemPool?: number;
   /** Width of every hidden state (encoder and decoder). */
   modelDimension: number;
   headCount: number;
@@ -62,8 +71,16 @@ export function imageTokenCount(config: ModelConfig): number {
   return (patchGrid(config) / (config.mergeSize ?? 1)) ** 2;
 }
 
+/** Values per patch row of the inputs: the patch's pixels, 3 channels each. */
 export function patchDimension(config: ModelConfig): number {
   return config.patchSize * config.patchSize * 3;
+}
+
+/** Values per patch the projection reads: the raw pixels, or the pooled stem features. */
+export function patchFeatureDimension(config: ModelConfig): number {
+  const channels = config.stemChannels ?? 0;
+  if (channels === 0) return patchDimension(config);
+  return (config.patchSize / (config.stemPool ?? 1)) ** 2 * channels;
 }
 
 /** Throws on a config that cannot build a model; returns it otherwise. */
@@ -86,6 +103,14 @@ export function validateModelConfig(config: ModelConfig): ModelConfig {
   }
   if (!Number.isInteger(config.encoderLayers) || config.encoderLayers < 0) {
     throw new RangeError(`ModelConfig.encoderLayers must be a non-negative integer; got ${config.encoderLayers}.`);
+  }
+  const stemChannels = config.stemChannels ?? 0;
+  const stemPool = config.stemPool ?? 1;
+  if (!Number.isInteger(stemChannels) || stemChannels < 0) {
+    throw new RangeError(`ModelConfig.stemChannels must be a non-negative integer; got ${String(config.stemChannels)}.`);
+  }
+  if (!Number.isInteger(stemPool) || stemPool <= 0 || config.patchSize % stemPool !== 0) {
+    throw new RangeError(`ModelConfig.stemPool must be a positive divisor of patchSize (${config.patchSize}); got ${String(config.stemPool)}.`);
   }
   if (config.imageSize % config.patchSize !== 0) {
     throw new RangeError(`ModelConfig.imageSize (${config.imageSize}) must be a multiple of patchSize (${config.patchSize}).`);

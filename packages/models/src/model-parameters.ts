@@ -1,4 +1,4 @@
-import { patchDimension, patchGrid, type ModelConfig } from './model-config';
+import { patchFeatureDimension, patchGrid, type ModelConfig } from './model-config';
 import { createRandom, normalSample } from './seeded-random';
 
 export type ParameterInit = { kind: 'normal'; std: number } | { kind: 'zeros' } | { kind: 'ones' };
@@ -75,14 +75,18 @@ export function parameterSpecs(config: ModelConfig): ParameterSpec[] {
   const d = config.modelDimension;
   const grid = patchGrid(config);
   const residualScale = 1 / Math.sqrt(2 * Math.max(1, config.decoderLayers));
-  const specs: ParameterSpec[] = [
-    { name: 'image.patch.weight', shape: [patchDimension(config), d], init: normal(1 / Math.sqrt(patchDimension(config))) },
+  const features = patchFeatureDimension(config);
+  const specs: ParameterSpec[] = [];
+  const stemChannels = config.stemChannels ?? 0;
+  if (stemChannels > 0) specs.push({ name: 'image.stem.weight', shape: [3, stemChannels], init: normal(1) }, { name: 'image.stem.bias', shape: [stemChannels], init: zeros });
+  specs.push(
+    { name: 'image.patch.weight', shape: [features, d], init: normal(1 / Math.sqrt(features)) },
     { name: 'image.patch.bias', shape: [d], init: zeros },
     { name: 'image.patchNorm.gain', shape: [d], init: ones },
     { name: 'image.patchNorm.bias', shape: [d], init: zeros },
     { name: 'image.row', shape: [grid, d], init: normal(0.2) },
     { name: 'image.column', shape: [grid, d], init: normal(0.2) },
-  ];
+  );
   for (let layer = 0; layer < config.encoderLayers; layer++) specs.push(...layerSpecs(`encoder.${layer}`, config, residualScale));
   specs.push({ name: 'image.outputNorm.gain', shape: [d], init: ones }, { name: 'image.outputNorm.bias', shape: [d], init: zeros });
   if (config.gridLayers > 0) specs.push(...gridSpecs(config));

@@ -77,44 +77,45 @@ describe('VisionLanguageModel', () => {
   it('has gradients that match finite differences (wasm, float32)', () => {
     const model = VisionLanguageModel.create({ preset: 'tiny', seed: 3, config: { imageSize: 32, patchSize: 8, gridLayers: 2, gridMerge: 2 } });
     const examples = [example(model, '<answer>Left</answer>', cellImage(32, 5, [20, 20, 200], [250, 250, 250]))];
-    // Cross-entropy plus a value term, so that the value head is checked too.
-    const loss = (): tf.Scalar =>
-      tf.tidy(() => {
-        const inputs = model.prepare(examples);
-        const { values } = model.logProbsAndValues(inputs);
-        const result = tf.add(maskedCrossEntropy(model, examples), tf.mean(tf.square(tf.sub(values, 0.5)))) as tf.Scalar;
-        inputs.dispose();
-        return result;
-      });
     const checked = ['image.patch.weight', 'image.patchNorm.bias', 'decoder.0.norm1.bias', 'image.row', 'encoder.0.attention.qkv.weight', 'token.embedding', 'position.embedding', 'decoder.0.attention.qkv.weight', 'decoder.0.mlp.down.weight', 'head.weight', 'value.weight', 'decoder.norm.gain', 'grid.input.weight', 'grid.0.up.weight', 'grid.1.down.weight', 'grid.1.norm.gain', 'grid.output.weight'];
-    const variables = model.trainableVariables;
-    const { grads, value } = tf.variableGrads(loss, variables);
-    value.dispose();
-    const epsilon = 1e-2;
-    for (const name of checked) {
-      const variable = model.weight(name) as tf.Variable;
-      const gradient = grads[variable.name]?.dataSync() ?? new Float32Array();
-      // The coordinate with the largest gradient: a clear signal above float32 noise.
-      let index = 0;
-      gradient.forEach((g, i) => {
-        if (Math.abs(g) > Math.abs(gradient[index] ?? 0)) index = i;
-      });
-      const original = variable.dataSync().slice();
-      const at = (delta: number): number => {
-        const values = original.slice();
-        values[index] = (values[index] ?? 0) + delta;
-        tf.tidy(() => variable.assign(tf.tensor(values, variable.shape)));
-        return tf.tidy(() => loss().dataSync()[0] ?? NaN);
-      };
-      const numeric = (at(epsilon) - at(-epsilon)) / (2 * epsilon);
-      tf.tidy(() => variable.assign(tf.tensor(original, variable.shape)));
-      const analytic = gradient[index] ?? NaN;
-      expect(Math.abs(numeric - analytic), `${name}[${index}]: numeric ${numeric} analytic ${analytic}`).toBeLessThanOrEqual(
-        2e-2 * Math.max(Math.abs(analytic), Math.abs(numeric)) + 2e-4,
-      );
-    }
-    tf.dispose(Object.values(grads));
+    expectGradientsMatchFiniteDifferences(model, examples, checked);
     model.dispose();
+  });
+
+  it('has a pixel stem whose gradients match finite differences', () => {
+    const model = VisionLanguageModel.create({ preset: 'tiny', seed: 4, config: { imageSize: 32, patchSize: 8, stemChannels: 4, stemPool: 2 } });
+    expect(model.weight('image.stem.weight').shape).toEqual([3, 4]);
+    // 16 blocks of 2 × 2 pixels a patch, 4 features each.
+    expect(model.weight('image.patch.weight').shape).toEqual([64, model.config.modelDimension]);
+    const examples = [example(model, '<answer>Left</answer>', cellImage(32, 5, [20, 20, 200], [250, 250, 250]))];
+    expectGradientsMatchFiniteDifferences(model, examples, ['image.stem.weight', 'image.stem.bias', 'image.patch.weight', 'image.row']);
+    model.dispose();
+  });
+
+  it('sees a small dot the same wherever it lies in its patch once the stem pools the whole patch', () => {
+    const dotAt = (x: number, y: number) => {
+      const image = solidImage(32, [240, 240, 240]);
+      for (let dy = 0; dy < 2; dy++) for (let dx = 0; dx < 2; dx++) image.data.set([224, 32, 32], ((y + dy) * 32 + x + dx) * 3);
+      return image;
+    };
+    const tokens = (config: Record<string, number>) => {
+      const model = VisionLanguageModel.create({ preset: 'tiny', seed: 6, config: { imageSize: 32, patchSize: 8, ...config } });
+      const encode = (image: ReturnType<typeof dotAt>) =>
+        tf.tidy(() => {
+          const inputs = model.prepare([example(model, 'Up', image)]);
+          const encoded = model.encodeImages(inputs.patches!).arraySync();
+          inputs.dispose();
+          return encoded;
+        });
+      // Both dots lie in the patch at row 1, column 2 (pixels 16–23, 8–15).
+      const result = [encode(dotAt(17, 9)), encode(dotAt(21, 13))];
+      model.dispose();
+      return result;
+    };
+    const [pooledA, pooledB] = tokens({ stemChannels: 4, stemPool: 8 });
+    pooledA!.flat().forEach((value, index) => expect(value).toBeCloseTo(pooledB!.flat()[index]!, 5));
+    const [rawA, rawB] = tokens({});
+    expect(Math.max(...rawA!.flat().map((value, index) => Math.abs(value - rawB!.flat()[index]!)))).toBeGreaterThan(1e-3);
   });
 
   it('leaks no tensors across training and generation steps', async () => {
@@ -141,3 +142,42 @@ it('creating and disposing a model leaves no tensors behind', () => {
   VisionLanguageModel.create({ preset: 'tiny' }).dispose();
   expect(tf.memory().numTensors).toBe(before);
 });
+
+/** Checks each named parameter's largest gradient coordinate against a central difference of the loss. */
+function expectGradientsMatchFiniteDifferences(model: VisionLanguageModel, examples: SftExample[], checked: string[]): void {
+  // Cross-entropy plus a value term, so that the value head is checked too.
+  const loss = (): tf.Scalar =>
+    tf.tidy(() => {
+      const inputs = model.prepare(examples);
+      const { values } = model.logProbsAndValues(inputs);
+      const result = tf.add(maskedCrossEntropy(model, examples), tf.mean(tf.square(tf.sub(values, 0.5)))) as tf.Scalar;
+      inputs.dispose();
+      return result;
+    });
+  const { grads, value } = tf.variableGrads(loss, model.trainableVariables);
+  value.dispose();
+  const epsilon = 1e-2;
+  for (const name of checked) {
+    const variable = model.weight(name) as tf.Variable;
+    const gradient = grads[variable.name]?.dataSync() ?? new Float32Array();
+    // The coordinate with the largest gradient: a clear signal above float32 noise.
+    let index = 0;
+    gradient.forEach((g, i) => {
+      if (Math.abs(g) > Math.abs(gradient[index] ?? 0)) index = i;
+    });
+    const original = variable.dataSync().slice();
+    const at = (delta: number): number => {
+      const values = original.slice();
+      values[index] = (values[index] ?? 0) + delta;
+      tf.tidy(() => variable.assign(tf.tensor(values, variable.shape)));
+      return tf.tidy(() => loss().dataSync()[0] ?? NaN);
+    };
+    const numeric = (at(epsilon) - at(-epsilon)) / (2 * epsilon);
+    tf.tidy(() => variable.assign(tf.tensor(original, variable.shape)));
+    const analytic = gradient[index] ?? NaN;
+    expect(Math.abs(numeric - analytic), `${name}[${index}]: numeric ${numeric} analytic ${analytic}`).toBeLessThanOrEqual(
+      2e-2 * Math.max(Math.abs(analytic), Math.abs(numeric)) + 2e-4,
+    );
+  }
+  tf.dispose(Object.values(grads));
+}

@@ -142,7 +142,7 @@ export class VisionLanguageModel {
     const imageCount = patches.shape[0] / perImage;
     const d = config.modelDimension;
     const epsilon = config.layerNormEpsilon;
-    const projected = linear(patches, weight('image.patch.weight'), weight('image.patch.bias'));
+    const projected = linear(this.patchFeatures(patches), weight('image.patch.weight'), weight('image.patch.bias'));
     const normed = layerNorm(projected, weight('image.patchNorm.gain'), weight('image.patchNorm.bias'), epsilon);
     const rows = tf.tensor1d(Array.from({ length: perImage }, (_, index) => Math.floor(index / grid)), 'int32');
     const columns = tf.tensor1d(Array.from({ length: perImage }, (_, index) => index % grid), 'int32');
@@ -162,6 +162,23 @@ export class VisionLanguageModel {
     const concatenated = mergePatchBlocks(encoded, { images: imageCount, patches: grid, merge });
     const hidden = gelu(linear(concatenated, weight('image.merger.up.weight'), weight('image.merger.up.bias'))) as tf.Tensor2D;
     return linear(hidden, weight('image.merger.down.weight'), weight('image.merger.down.bias'));
+  }
+
+  /** What the patch projection reads: the raw pixels, or the stem's per-pixel features averaged in blocks. */
+  private patchFeatures(patches: tf.Tensor2D): tf.Tensor2D {
+    const { config, weight } = this;
+    const channels = config.stemChannels ?? 0;
+    if (channels === 0) return patches;
+    const side = config.patchSize;
+    const pool = config.stemPool ?? 1;
+    const count = patches.shape[0];
+    // Patch rows are (py, px, channel) flattened: one pixel per row of three values.
+    const pixels = tf.reshape(patches, [count * side * side, 3]) as tf.Tensor2D;
+    const features = tf.relu(linear(pixels, weight('image.stem.weight'), weight('image.stem.bias')));
+    if (pool === 1) return tf.reshape(features, [count, side * side * channels]);
+    const blocks = tf.reshape(features, [count, side / pool, pool, side / pool, pool, channels]);
+    // A mean, not a max: flat regions tie, and tfjs' max gradient goes to every tied element.
+    return tf.reshape(tf.mean(blocks, [2, 4]), [count, (side / pool) ** 2 * channels]);
   }
 
   /** Token, position and image embeddings of the inputs: [batch·length, d]. */
