@@ -13,6 +13,7 @@ export interface AnswerTarget {
   metadata?: Record<string, unknown>;
 }
 
+/** A checker's verdict on one prediction: right or wrong by the dataset's rule, a graded score, and why. */
 export interface AnswerCheck {
   /** The dataset's own accuracy rule says the prediction is right. */
   correct: boolean;

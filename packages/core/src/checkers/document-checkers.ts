@@ -31,5 +31,7 @@ export function createDocumentVqaChecker({ anlsThreshold = 0.5 }: { anlsThreshol
   });
 }
 
+/** DocVQA's checker: ANLS as the score; right for a number within 1 %, the same date, the same normalised text, or within 2 edits of a reference of 5 characters or more. */
 export const checkDocVQA: AnswerChecker = createDocumentVqaChecker();
+/** InfographicVQA's checker: the same rule as DocVQA's. */
 export const checkInfographicVQA: AnswerChecker = createDocumentVqaChecker();

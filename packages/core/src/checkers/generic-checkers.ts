@@ -21,6 +21,7 @@ export const checkYesNo: AnswerChecker = checkedAnswerChecker((prediction, targe
   return predicted === expected ? right(`${expected ? 'yes' : 'no'} as expected`) : wrong(`expected ${expected ? 'yes' : 'no'}`);
 });
 
+/** How close a number must be to count as right: relative or absolute tolerance, either suffices. */
 export interface NumericCheckerOptions {
   /** Allowed |p − t| / |t| (default 1e-6: equal up to float noise). */
   relativeTolerance?: number;

@@ -42,6 +42,7 @@ export function createAOkvqaChecker({ threshold = 0.67 }: { threshold?: number }
   });
 }
 
+/** A-OKVQA's checker with the default 0.67 threshold (see {@link createAOkvqaChecker}). */
 export const checkAOkvqa: AnswerChecker = createAOkvqaChecker();
 
 const UNANSWERABLE =

@@ -10,8 +10,10 @@ import { frozenLakeSymbolicState, sokobanSymbolicState, type GridSymbolicState }
 import { isSokobanSolved, moveSokoban, type SokobanState } from './sokoban/sokoban-rules';
 import { solveSokoban } from './sokoban/solve-sokoban';
 
+/** A state of either grid env. */
 export type GridState = FrozenLakeState | SokobanState;
 
+/** Options of {@link oracleResponse}. */
 export interface OracleResponseOptions {
   /** Actions per answer (default: the env's, else 3). */
   maxActionsPerTurn?: number;
@@ -44,6 +46,7 @@ export function simulateMoves(state: GridState, moves: readonly Direction[]): Gr
   return current;
 }
 
+/** The symbolic state (objects and their positions) of a FrozenLake or Sokoban state. */
 export function gridSymbolicState(state: GridState): GridSymbolicState {
   return isFrozenLake(state) ? frozenLakeSymbolicState(state) : sokobanSymbolicState(state);
 }

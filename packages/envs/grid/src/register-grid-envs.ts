@@ -2,7 +2,9 @@ import { registerEnv } from '@saccade/core';
 import { FrozenLakeEnv, type FrozenLakeEnvOptions } from './frozen-lake/frozen-lake-env';
 import { SokobanEnv, type SokobanEnvOptions } from './sokoban/sokoban-env';
 
+/** FrozenLake's registry id. */
 export const FROZEN_LAKE_ID = 'saccade/FrozenLake-v1';
+/** Sokoban's registry id. */
 export const SOKOBAN_ID = 'saccade/Sokoban-v1';
 
 /**

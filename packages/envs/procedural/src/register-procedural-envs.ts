@@ -9,11 +9,17 @@ import { guiGroundingGenerator } from './gui-grounding/gui-grounding-generator';
 import { SvgReconstructionEnv, type SvgReconstructionEnvOptions } from './svg-reconstruction/svg-reconstruction-env';
 import { visualSearchGenerator } from './visual-search/visual-search-generator';
 
+/** The charts env's registry id. */
 export const CHARTS_ID = 'saccade/Charts-v1';
+/** The geometry env's registry id. */
 export const GEOMETRY_ID = 'saccade/Geometry-v1';
+/** The counting env's registry id. */
 export const COUNTING_ID = 'saccade/Counting-v1';
+/** The visual-search env's registry id. */
 export const VISUAL_SEARCH_ID = 'saccade/VisualSearch-v1';
+/** The GUI-grounding env's registry id. */
 export const GUI_GROUNDING_ID = 'saccade/GuiGrounding-v1';
+/** The SVG-reconstruction env's registry id. */
 export const SVG_RECONSTRUCTION_ID = 'saccade/SvgReconstruction-v1';
 
 /** The vision-QA envs: id, generator, and what the registry says about them. */

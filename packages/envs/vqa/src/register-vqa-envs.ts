@@ -1,6 +1,7 @@
 import { registerEnv } from '@saccade/core';
 import { VisionQAEnv, type VisionQAEnvOptions } from './env/vision-qa-env';
 
+/** The vision-QA env's registry id. */
 export const VISION_QA_ID = 'saccade/VisionQA-v1';
 
 /**

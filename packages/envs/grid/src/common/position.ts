@@ -7,6 +7,7 @@ export interface Position {
 /** The four moves of both grid worlds. */
 export type Direction = 'Up' | 'Down' | 'Left' | 'Right';
 
+/** The four moves, in the order action spaces list them. */
 export const DIRECTIONS: readonly Direction[] = ['Up', 'Down', 'Left', 'Right'];
 
 /** Row and column change of one move in each direction. */
@@ -24,6 +25,7 @@ export function parseDirection(action: string): Direction | undefined {
   return DIRECTION_BY_NAME.get(action.trim().toLowerCase());
 }
 
+/** Whether two positions are the same cell. */
 export function samePosition(a: Position, b: Position): boolean {
   return a.row === b.row && a.col === b.col;
 }

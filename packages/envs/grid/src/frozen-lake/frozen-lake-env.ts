@@ -9,6 +9,7 @@ import type { GridPicture } from '../render/grid-picture';
 import { frozenLakeMapFromRows, generateFrozenLakeMap } from './frozen-lake-map';
 import { frozenLakeStatus, frozenLakeText, moveFrozenLake, type FrozenLakeState } from './frozen-lake-rules';
 
+/** Options of {@link FrozenLakeEnv}: the lake's size and layout, and the grid envs' common settings. */
 export interface FrozenLakeEnvOptions extends GridEnvOptions {
   /** Side of the square lake (default 4). */
   size?: number;

@@ -13,6 +13,7 @@ export interface FrozenLakeMap {
   readonly goal: Position;
 }
 
+/** Options of {@link generateFrozenLakeMap}. */
 export interface GenerateFrozenLakeMapOptions {
   /** Side of the square map (default 4). */
   size?: number;

@@ -19,6 +19,7 @@ const SLIP_CHOICES: Readonly<Record<Direction, readonly Direction[]>> = {
   Up: ['Right', 'Up', 'Left'],
 };
 
+/** Whether the player stands in a hole, on the goal, or is still playing. */
 export function frozenLakeStatus(state: FrozenLakeState): FrozenLakeStatus {
   const tile = frozenLakeTile(state.map, state.player);
   return tile === 'H' ? 'hole' : tile === 'G' ? 'goal' : 'playing';

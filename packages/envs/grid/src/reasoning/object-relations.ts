@@ -17,6 +17,7 @@ export const OBJECT_TYPES = {
   sokoban: ['player', 'target', 'box'],
 } as const;
 
+/** Where `subject` lies seen from `reference`: one of eight directions, or `same`. */
 export function relativeDirection(subject: Position, reference: Position): RelativeDirection {
   const vertical = subject.row < reference.row ? 'up' : subject.row > reference.row ? 'down' : '';
   const horizontal = subject.col < reference.col ? 'left' : subject.col > reference.col ? 'right' : '';
@@ -26,6 +27,7 @@ export function relativeDirection(subject: Position, reference: Position): Relat
 
 const OPPOSITE: Readonly<Record<string, string>> = { up: 'down', down: 'up', left: 'right', right: 'left', same: 'same' };
 
+/** The direction seen the other way round (`up-left` → `down-right`). */
 export function invertDirection(direction: RelativeDirection): RelativeDirection {
   return direction
     .split('-')
@@ -33,6 +35,7 @@ export function invertDirection(direction: RelativeDirection): RelativeDirection
     .join('-') as RelativeDirection;
 }
 
+/** A relation as one comparable string: `subject direction reference`. */
 export function relationKey(relation: ObjectRelation): string {
   return `${relation.subject} ${relation.direction} ${relation.reference}`;
 }

@@ -2,6 +2,7 @@ import { extractRelations } from './extract-relations';
 import { relationHolds, relationKey, stateRelations, type ObjectRelation } from './object-relations';
 import type { GridSymbolicState } from './symbolic-state';
 
+/** How well stated object relations match the true state: F1, precision and recall. */
 export interface RelationScore {
   /** Harmonic mean of precision and recall, in [0, 1]. */
   f1: number;

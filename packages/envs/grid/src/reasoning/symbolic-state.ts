@@ -23,12 +23,14 @@ export interface SokobanSymbolicState {
   walls: Position[];
 }
 
+/** The symbolic state of either grid env. */
 export type GridSymbolicState = FrozenLakeSymbolicState | SokobanSymbolicState;
 
 // The fixed parts are computed once per map or room (states share them; treat them as read-only).
 const holesByMap = new WeakMap<object, Position[]>();
 const wallsByRoom = new WeakMap<object, Position[]>();
 
+/** FrozenLake's objects (player, goal, holes) and their positions: what a model's described state is scored against. */
 export function frozenLakeSymbolicState(state: FrozenLakeState): FrozenLakeSymbolicState {
   const { map, player } = state;
   let holes = holesByMap.get(map);
@@ -42,6 +44,7 @@ export function frozenLakeSymbolicState(state: FrozenLakeState): FrozenLakeSymbo
   return { env: 'frozen-lake', rows: map.size, cols: map.size, player, goal: map.goal, holes };
 }
 
+/** Sokoban's objects (player, boxes, targets, walls) and their positions: what a model's described state is scored against. */
 export function sokobanSymbolicState(state: SokobanState): SokobanSymbolicState {
   const { room } = state;
   const at = (cell: number): Position => ({ row: Math.floor(cell / room.width), col: cell % room.width });

@@ -4,6 +4,7 @@ import { randomInt, type RandomSource } from '../common/random-source';
 import { isSokobanSolved, neighbourCell, type SokobanRoom, type SokobanState } from './sokoban-rules';
 import { solveSokoban } from './solve-sokoban';
 
+/** Options of {@link generateSokobanLevel}. */
 export interface GenerateSokobanLevelOptions {
   /** Room width including the outer walls (default 6). */
   width?: number;
@@ -17,6 +18,7 @@ export interface GenerateSokobanLevelOptions {
   maxTries?: number;
 }
 
+/** A generated Sokoban level: its start state and an optimal solution. */
 export interface SokobanLevel {
   state: SokobanState;
   /** An optimal (fewest moves) solution, found by BFS. */

@@ -8,6 +8,7 @@ import type { GridPicture } from '../render/grid-picture';
 import { generateSokobanLevel } from './generate-sokoban-level';
 import { isSokobanSolved, moveSokoban, sokobanStateFromText, sokobanText, type SokobanState } from './sokoban-rules';
 
+/** Options of {@link SokobanEnv}: the room's size and boxes, and the grid envs' common settings. */
 export interface SokobanEnvOptions extends GridEnvOptions {
   /** Room width including outer walls (default 6). */
   width?: number;

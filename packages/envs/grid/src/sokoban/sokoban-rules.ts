@@ -18,6 +18,7 @@ export interface SokobanState {
   readonly player: number;
 }
 
+/** The outcome of one Sokoban move: the new state and what changed. */
 export interface SokobanMove {
   state: SokobanState;
   /** The player changed cell. */
@@ -43,12 +44,14 @@ export function moveSokoban(state: SokobanState, direction: Direction): SokobanM
   return { state: { room, boxes: moved, player: next }, moved: true, boxesOnTargetChange: change };
 }
 
+/** How many boxes stand on a target. */
 export function boxesOnTargets(state: SokobanState): number {
   let count = 0;
   for (const box of state.boxes) if (state.room.targets.includes(box)) count++;
   return count;
 }
 
+/** Whether every box stands on a target. */
 export function isSokobanSolved(state: SokobanState): boolean {
   return boxesOnTargets(state) === state.boxes.length;
 }

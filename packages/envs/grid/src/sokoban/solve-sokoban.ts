@@ -1,6 +1,7 @@
 import { DIRECTIONS, type Direction } from '../common/position';
 import { isSokobanSolved, moveSokoban, type SokobanState } from './sokoban-rules';
 
+/** Limits of {@link solveSokoban}'s search. */
 export interface SolveSokobanOptions {
   /** Longest solution looked for, in moves (default: unbounded). */
   maxSteps?: number;

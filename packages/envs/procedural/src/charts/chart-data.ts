@@ -2,7 +2,9 @@ import type { Rng } from '@saccade/core';
 import { levelInt } from '../common/difficulty';
 import { COLOURS, type ColourName } from '../common/palette';
 
+/** The chart kinds the charts generator draws. */
 export const CHART_KINDS = ['bar', 'grouped-bar', 'line', 'pie'] as const;
+/** One of {@link CHART_KINDS}. */
 export type ChartKind = (typeof CHART_KINDS)[number];
 
 /** One data series: a name, its colour and one value per category (pie: per slice, in percent). */
@@ -21,6 +23,7 @@ export interface PlotGeometry {
   pixelsPerUnit: number;
 }
 
+/** Everything a chart shows: its kind, title, categories, series, axis and plot geometry; questions are answered from it. */
 export interface ChartData {
   kind: ChartKind;
   title: string;

@@ -1,7 +1,9 @@
 import type { Rng } from '@saccade/core';
 import type { ChartData } from './chart-data';
 
+/** The question kinds asked about a chart. */
 export const CHART_QUESTIONS = ['value', 'max', 'min', 'difference', 'ratio', 'trend', 'count-above'] as const;
+/** One of {@link CHART_QUESTIONS}. */
 export type ChartQuestionKind = (typeof CHART_QUESTIONS)[number];
 
 /** The question in structured form: enough to recompute its answer from measured values. */

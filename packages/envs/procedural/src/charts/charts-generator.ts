@@ -4,6 +4,7 @@ import { CHART_KINDS, CHART_HEIGHT, CHART_WIDTH, drawChartData, type ChartKind }
 import { CHART_QUESTIONS, drawChartQuestion, questionKindsFor, type ChartQuestionKind } from './chart-questions';
 import { chartSvg } from './chart-svg';
 
+/** Options of the charts source: which chart and question kinds to draw from. */
 export interface ChartsOptions extends ProceduralSourceOptions {
   /** Chart kinds to draw from (default all: bar, grouped-bar, line, pie). */
   kinds?: ChartKind[];
@@ -24,6 +25,7 @@ function checkList<T extends string>(value: unknown, allowed: readonly T[], argu
   return value as T[];
 }
 
+/** Charts tasks: a bar, grouped-bar, line or pie chart and a question ChartQA's relaxed accuracy checks. */
 export const chartsGenerator: GeneratorDefinition<ChartsSettings> = {
   name: 'charts',
   dataset: 'Procedural-Charts',

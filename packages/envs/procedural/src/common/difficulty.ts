@@ -3,6 +3,7 @@ import { InvalidArgumentError } from '@saccade/spec';
 /** Difficulty runs from 0 (easiest) to 1 (hardest); the default sits in the middle. */
 export const DEFAULT_DIFFICULTY = 0.5;
 
+/** The difficulty (0.5 when undefined), or an InvalidArgumentError unless it is a number from 0 to 1. */
 export function checkDifficulty(difficulty: unknown): number {
   if (difficulty === undefined) return DEFAULT_DIFFICULTY;
   if (typeof difficulty === 'number' && Number.isFinite(difficulty) && difficulty >= 0 && difficulty <= 1) return difficulty;

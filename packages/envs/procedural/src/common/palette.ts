@@ -13,9 +13,12 @@ export const COLOURS = {
   brown: '#8a5020',
 } as const;
 
+/** A colour of the palette, by name. */
 export type ColourName = keyof typeof COLOURS;
+/** The palette's colour names, in the palette's order. */
 export const COLOUR_NAMES = Object.keys(COLOURS) as ColourName[];
 
+/** `#rrggbb` as [red, green, blue], 0–255 each. */
 export function hexToRgb(hex: string): [number, number, number] {
   const value = Number.parseInt(hex.slice(1), 16);
   return [(value >> 16) & 255, (value >> 8) & 255, value & 255];

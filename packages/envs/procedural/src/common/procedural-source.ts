@@ -34,6 +34,7 @@ export interface GeneratorDefinition<SETTINGS> {
   generate(rng: Rng, settings: SETTINGS, difficulty: number): GeneratedSample;
 }
 
+/** Options every procedural source takes: the split and the difficulty. */
 export interface ProceduralSourceOptions {
   /** `train` (default) or `test`: disjoint seed ranges, see SPLIT_SEED_RANGES. */
   split?: Split;

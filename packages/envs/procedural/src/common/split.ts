@@ -2,6 +2,7 @@ import { InvalidArgumentError } from '@saccade/spec';
 
 /** Which half of a generator's seed space a task comes from. */
 export type Split = 'train' | 'test';
+/** The two splits, `train` then `test`. */
 export const SPLITS: readonly Split[] = ['train', 'test'];
 
 /**
@@ -13,6 +14,7 @@ export const SPLIT_SEED_RANGES: Readonly<Record<Split, { start: number; size: nu
   test: { start: 2 ** 31, size: 2 ** 31 },
 };
 
+/** The split, or an InvalidArgumentError when it is neither `train` nor `test`. */
 export function checkSplit(split: unknown): Split {
   if (split === 'train' || split === 'test') return split;
   throw new InvalidArgumentError({ argument: 'split', expected: "'train' or 'test'", value: split });

@@ -4,6 +4,7 @@ import { svgDocument } from '../common/svg';
 import { COUNTING_QUESTIONS, countingKindsFor, countingQuestionText, drawCountingQuery, type CountingQuestionKind } from './counting-questions';
 import { drawScene, objectSvg, SCENE_HEIGHT, SCENE_WIDTH } from './counting-scene';
 
+/** Options of the counting source: which question kinds to ask. */
 export interface CountingOptions extends ProceduralSourceOptions {
   /** Question kinds to ask (default: those the difficulty unlocks: counts, then extremes, then relations). */
   questions?: CountingQuestionKind[];
@@ -13,6 +14,7 @@ interface CountingSettings {
   questions: readonly CountingQuestionKind[] | undefined;
 }
 
+/** Counting tasks: a scene of shapes and a count, relation or extreme question about them. */
 export const countingGenerator: GeneratorDefinition<CountingSettings> = {
   name: 'counting',
   dataset: 'Procedural-Counting',

@@ -2,15 +2,20 @@ import type { Rng } from '@saccade/core';
 import type { ColourName } from '../common/palette';
 import { SCENE_COLOURS, SHAPES, SIZES, type SceneObject, type Shape, type Size } from './counting-scene';
 
+/** Which objects a question is about: those matching every given attribute. */
 export interface ObjectFilter {
   colour?: ColourName;
   shape?: Shape;
   size?: Size;
 }
 
+/** The spatial relations counting questions ask about. */
 export const RELATIONS = ['left of', 'right of', 'above', 'below'] as const;
+/** One of {@link RELATIONS}. */
 export type Relation = (typeof RELATIONS)[number];
+/** The question kinds the counting generator asks. */
 export const COUNTING_QUESTIONS = ['count', 'exists-relation', 'count-relation', 'extreme-attribute'] as const;
+/** One of {@link COUNTING_QUESTIONS}. */
 export type CountingQuestionKind = (typeof COUNTING_QUESTIONS)[number];
 
 /** The question in structured form; `answerCountingQuery` evaluates it on any scene. */

@@ -3,10 +3,15 @@ import { levelInt } from '../common/difficulty';
 import { COLOURS, type ColourName } from '../common/palette';
 import { num } from '../common/svg';
 
+/** The shapes a counting scene is drawn with. */
 export const SHAPES = ['circle', 'square', 'triangle'] as const;
+/** One of {@link SHAPES}. */
 export type Shape = (typeof SHAPES)[number];
+/** The sizes of a counting scene's objects. */
 export const SIZES = ['small', 'large'] as const;
+/** One of {@link SIZES}. */
 export type Size = (typeof SIZES)[number];
+/** The palette colours a counting scene uses. */
 export const SCENE_COLOURS: readonly ColourName[] = ['red', 'green', 'blue', 'yellow', 'purple', 'cyan'];
 export const SCENE_WIDTH = 480;
 export const SCENE_HEIGHT = 360;

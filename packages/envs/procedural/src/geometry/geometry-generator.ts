@@ -16,6 +16,7 @@ import {
 } from './geometry-figure';
 import { drawGeometryProblem, GEOMETRY_PROBLEMS, geometryKindsFor, type GeometryProblemKind } from './geometry-problems';
 
+/** Options of the geometry source: which problems, and how answers are asked. */
 export interface GeometryOptions extends ProceduralSourceOptions {
   /** Problem kinds to draw from (default: those the difficulty unlocks). */
   problems?: GeometryProblemKind[];
@@ -42,6 +43,7 @@ function distractors(answer: number, isAngle: boolean): string[] {
   return wrong;
 }
 
+/** Geometry tasks: a drawn figure and an angle or length to find, free answer or multiple choice. */
 export const geometryGenerator: GeneratorDefinition<GeometrySettings> = {
   name: 'geometry',
   dataset: 'Procedural-Geometry',

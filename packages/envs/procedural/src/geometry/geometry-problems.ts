@@ -1,7 +1,9 @@
 import type { Rng } from '@saccade/core';
 import { add, polar, scale, sub, unit, type Point } from './geometry-figure';
 
+/** The problem kinds the geometry generator draws. */
 export const GEOMETRY_PROBLEMS = ['triangle-angle', 'isosceles-angle', 'parallel-lines', 'exterior-angle', 'inscribed-angle', 'hypotenuse', 'right-triangle-leg'] as const;
+/** One of {@link GEOMETRY_PROBLEMS}. */
 export type GeometryProblemKind = (typeof GEOMETRY_PROBLEMS)[number];
 
 /** What is asked: the angle at `vertex` between rays to `from` and `to`, or the length from `from` to `to`. */

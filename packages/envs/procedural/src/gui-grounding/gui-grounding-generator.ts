@@ -4,6 +4,7 @@ import { drawGuiScreen, guiScreenSvg, instructionFor, type ElementRole } from '.
 
 const ROLES: readonly ElementRole[] = ['button', 'icon-button', 'text-field', 'checkbox', 'list-item'];
 
+/** Options of the GUI-grounding source: which element roles instructions may target. */
 export interface GuiGroundingOptions extends ProceduralSourceOptions {
   /** Element roles the instruction may target (default all). */
   roles?: ElementRole[];
@@ -13,6 +14,7 @@ interface GuiGroundingSettings {
   roles: readonly ElementRole[];
 }
 
+/** GUI-grounding tasks: a rendered screen and an instruction naming the element to click; the answer is a point. */
 export const guiGroundingGenerator: GeneratorDefinition<GuiGroundingSettings> = {
   name: 'gui-grounding',
   dataset: 'Procedural-GuiGrounding',

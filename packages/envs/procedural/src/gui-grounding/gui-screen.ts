@@ -2,8 +2,11 @@ import type { Rng } from '@saccade/core';
 import { lerp, levelInt } from '../common/difficulty';
 import { num, svgDocument, svgText } from '../common/svg';
 
+/** The icons an icon button can show. */
 export const ICONS = ['plus', 'trash', 'gear', 'search', 'home', 'download'] as const;
+/** One of {@link ICONS}. */
 export type IconName = (typeof ICONS)[number];
+/** What kind of element a GUI element is. */
 export type ElementRole = 'button' | 'icon-button' | 'text-field' | 'checkbox' | 'list-item';
 
 /** One clickable element; everything it draws stays inside `box` ([x1, y1, x2, y2], pixels). */

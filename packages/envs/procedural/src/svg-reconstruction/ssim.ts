@@ -15,6 +15,7 @@ export function toGray(pixels: { data: Uint8Array; width: number; height: number
   return { data: gray, width, height };
 }
 
+/** Options of {@link ssim}: the window and the value range. */
 export interface SsimOptions {
   /** Side of the square window (odd, default 7, as scikit-image). */
   window?: number;

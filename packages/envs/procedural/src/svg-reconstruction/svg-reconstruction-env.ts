@@ -7,6 +7,7 @@ import { createSvgReconstructionSource, SVG_SIZE } from './svg-reconstruction-ge
 import { ssim, toGray } from './ssim';
 import { reconstructionScore, type RgbImage } from './svg-score';
 
+/** Options of {@link SvgReconstructionEnv}: turns, rewards and the similarity that scores an answer. */
 export interface SvgReconstructionEnvOptions extends ProceduralSourceOptions {
   /** Turns per episode (default 2, as VAGEN's SVG env). */
   maxTurns?: number;
@@ -30,6 +31,7 @@ export interface SvgReconstructionEnvOptions extends ProceduralSourceOptions {
 
 /** The similarities the SVG reconstruction reward can use. */
 export const SVG_SIMILARITIES = ['reconstruction', 'ssim'] as const;
+/** One of {@link SVG_SIMILARITIES}. */
 export type SvgSimilarity = (typeof SVG_SIMILARITIES)[number];
 
 interface Episode {

@@ -5,7 +5,9 @@ import { checkKnownOptions, ProceduralSource, type GeneratorDefinition, type Pro
 
 /** VAGEN's SVG env renders targets at 256 px. */
 export const SVG_SIZE = 256;
+/** The shape kinds a target SVG is drawn with. */
 export const SVG_SHAPES = ['rect', 'circle', 'ellipse', 'triangle'] as const;
+/** One of {@link SVG_SHAPES}. */
 export type SvgShapeKind = (typeof SVG_SHAPES)[number];
 
 /** One shape of a target, with its exact area in pixels (tests measure it back from the render). */
@@ -47,6 +49,7 @@ export function targetSvgCode(shapes: readonly SvgShape[]): string {
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${SVG_SIZE}" height="${SVG_SIZE}" viewBox="0 0 ${SVG_SIZE} ${SVG_SIZE}"><rect width="${SVG_SIZE}" height="${SVG_SIZE}" fill="#ffffff"/>${shapes.map((shape) => shape.markup).join('')}</svg>`;
 }
 
+/** SVG-reconstruction tasks: a rendered image of a few shapes; the answer is SVG code that draws it again. */
 export const svgReconstructionGenerator: GeneratorDefinition<Record<string, never>> = {
   name: 'svg-reconstruction',
   dataset: 'Procedural-SvgReconstruction',

@@ -8,6 +8,7 @@ export interface RgbImage {
   height: number;
 }
 
+/** How close an answer's rendering is to the target: the score and its parts. */
 export interface ReconstructionScore {
   /** The reward's similarity: the mean of `structural` and `perceptual`, from 0 to 1. */
   score: number;

@@ -8,6 +8,7 @@
 
 export type SvgShapeFamily = 'rect' | 'ellipse' | 'polygon' | 'line' | 'path';
 
+/** A shape an SVG document draws, as read by {@link readSvgShapes}: its family, colour and box. */
 export interface DrawnShape {
   /** rect; ellipse (circle or ellipse); polygon (polygon, polyline); line; path. */
   family: SvgShapeFamily;

@@ -5,7 +5,9 @@ import { COLOUR_NAMES, COLOURS, type ColourName } from '../common/palette';
 import { checkKnownOptions, multipleChoice, ProceduralSource, type GeneratorDefinition, type ProceduralSourceOptions } from '../common/procedural-source';
 import { num, svgDocument } from '../common/svg';
 
+/** The shapes a visual-search target can have (distractors are never these). */
 export const TARGET_SHAPES = ['star', 'cross', 'ring'] as const;
+/** One of {@link TARGET_SHAPES}. */
 export type TargetShape = (typeof TARGET_SHAPES)[number];
 const DISTRACTOR_SHAPES = ['circle', 'square', 'triangle', 'diamond'] as const;
 type DistractorShape = (typeof DISTRACTOR_SHAPES)[number];
@@ -18,6 +20,7 @@ type DistractorShape = (typeof DISTRACTOR_SHAPES)[number];
 export type VisualSearchQuestion = 'colour' | 'shape';
 export const VISUAL_SEARCH_QUESTIONS: readonly VisualSearchQuestion[] = ['colour', 'shape'];
 
+/** Options of the visual-search source: the image's size, what is asked, and the target's colour. */
 export interface VisualSearchOptions extends ProceduralSourceOptions {
   /** Side of the square image in pixels, at least 2048 (default 2048). */
   size?: number;
@@ -80,6 +83,7 @@ function distractorSvg(shape: DistractorShape, x: number, y: number, r: number, 
 
 const overlaps = (box: Box, x: number, y: number, r: number, margin: number) => x + r + margin > box[0] && x - r - margin < box[2] && y + r + margin > box[1] && y - r - margin < box[3];
 
+/** Visual-search tasks: one small target among distractors in a large image, with its box in `metadata.targetBox`. */
 export const visualSearchGenerator: GeneratorDefinition<VisualSearchSettings> = {
   name: 'visual-search',
   dataset: 'Procedural-VisualSearch',

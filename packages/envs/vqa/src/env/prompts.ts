@@ -22,6 +22,7 @@ export function formatInstruction(format: AnswerFormat): string {
     : `Respond exactly in the format ${formatTemplate(format)}, with only your final answer inside <answer>…</answer>.`;
 }
 
+/** The vision-QA env's system prompt: look, reason, then answer in the given format. */
 export function vqaSystemPrompt(format: AnswerFormat): string {
   return [
     'You answer questions about images. Look carefully at every image, reason step by step, then give your final answer.',

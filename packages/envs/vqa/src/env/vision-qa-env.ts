@@ -39,6 +39,7 @@ import { DEFAULT_VISTA_REWARDS, REWARD_SETS, vistaR1Terms, type RewardSet, type 
 /** The options `VisionQAEnv` takes; any other is refused when the env is made. */
 export const VISION_QA_ENV_OPTION_NAMES: readonly string[] = ['taskFile', 'tasks', 'source', 'baseDirectory', 'format', 'maxAttempts', 'retryOnFormatError', 'rewardSet', 'rewards', 'repetitionPenalty', 'hints', 'checker', 'resendImages', 'maxPixels', 'id'];
 
+/** Options of {@link VisionQAEnv}: where its tasks come from, the answer format, rewards, attempts and checker. */
 export interface VisionQAEnvOptions {
   /** A JSONL task file (see docs/vqa.md). One of `taskFile`, `tasks`, `source`. */
   taskFile?: string;

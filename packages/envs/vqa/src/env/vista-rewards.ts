@@ -1,5 +1,6 @@
 /** The reward sets a vision-QA env can give. */
 export const REWARD_SETS = ['vista', 'vista-r1'] as const;
+/** One of {@link REWARD_SETS}. */
 export type RewardSet = (typeof REWARD_SETS)[number];
 
 /** VISTA-Gym's per-turn rewards (REFERENCE §3, Vision QA). */
@@ -16,6 +17,7 @@ export interface VistaRewards {
   truncated: number;
 }
 
+/** VISTA-Gym's reward values: 1 correct, 0 wrong, −0.05 a format error that may be retried, −0.1 one that ends the episode or a truncation. */
 export const DEFAULT_VISTA_REWARDS: VistaRewards = { correct: 1, wrong: 0, formatErrorRetry: -0.05, formatError: -0.1, truncated: -0.1 };
 
 /** One turn, as the VISTA-R1 reward sees it. */

@@ -4,6 +4,7 @@ import { describeReceived } from '../task/read-task-file';
 import { memoryTaskSchema, type VisionQATask, type VisionQATaskInput } from '../task/vision-qa-task';
 import type { TaskSource } from './task-source';
 
+/** Options of {@link ArrayTaskSource}. */
 export interface ArrayTaskSourceOptions {
   /** Folder that relative image paths are resolved against (default: the working directory). */
   baseDirectory?: string;

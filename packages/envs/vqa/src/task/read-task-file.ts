@@ -49,6 +49,7 @@ export function taskErrorFromIssues(issues: readonly z.core.$ZodIssue[], raw: un
   return new TaskFileError({ file, line, ...describeZodIssue(issues, raw, '(line)') });
 }
 
+/** Where a task line comes from, for {@link parseTaskLine}'s messages and relative image paths. */
 export interface ParseTaskLineOptions {
   /** The file, for messages and to resolve relative image paths. */
   file: string;
@@ -78,6 +79,7 @@ export function parseTaskLine(text: string, { file, line, resolveImages = true }
   return task;
 }
 
+/** Options of {@link readTaskFile}: skip invalid lines (reported one by one) instead of throwing. */
 export interface ReadTaskFileOptions {
   /** Skip invalid lines instead of throwing; each one goes to `onInvalid`. Default false. */
   skipInvalid?: boolean;

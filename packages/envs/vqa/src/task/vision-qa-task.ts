@@ -4,6 +4,7 @@ import { z } from 'zod';
 
 /** How a task's answer is written; picks the checker when the dataset has none of its own. */
 export const ANSWER_TYPES = ['multiple-choice', 'yes-no', 'number', 'text', 'list', 'point', 'box'] as const;
+/** One of {@link ANSWER_TYPES}. */
 export type AnswerType = (typeof ANSWER_TYPES)[number];
 
 /** An image of a task: a path (relative to the task file in a file) or, in memory, the image itself. */

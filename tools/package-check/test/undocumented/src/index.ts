@@ -1,0 +1,2 @@
+export { bare, Bare, documented, Documented, documentedFunction } from './values';
+export type { DocumentedType } from './values';
