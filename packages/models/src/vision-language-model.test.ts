@@ -118,6 +118,26 @@ describe('VisionLanguageModel', () => {
     expect(Math.max(...rawA!.flat().map((value, index) => Math.abs(value - rawB!.flat()[index]!)))).toBeGreaterThan(1e-3);
   });
 
+  it('encodes a batch of images larger than the stem works on at once the same as each image alone', () => {
+    const model = VisionLanguageModel.create({ preset: 'tiny', seed: 7, config: { imageSize: 32, patchSize: 8, stemChannels: 2, stemPool: 4 } });
+    const images = Array.from({ length: 260 }, (_, index) => cellImage(32, index % 16, [240, 240, 240], [200, 20 + index, 20]));
+    const encode = (batch: typeof images) =>
+      tf.tidy(() => {
+        const inputs = model.prepare(batch.map((image) => example(model, 'Up', image)));
+        const encoded = model.encodeImages(inputs.patches!).arraySync();
+        inputs.dispose();
+        return encoded;
+      });
+    const before = tf.memory().numTensors;
+    const all = encode(images); // 260 images of 16 patches: more than 4,096 patches, in slices
+    expect(tf.memory().numTensors).toBe(before);
+    for (const index of [0, 255, 259]) {
+      const alone = encode([images[index]!]);
+      alone.forEach((row, patch) => row.forEach((value, column) => expect(all[index * 16 + patch]![column]).toBeCloseTo(value, 4)));
+    }
+    model.dispose();
+  });
+
   it('leaks no tensors across training and generation steps', async () => {
     const model = VisionLanguageModel.create({ preset: 'tiny' });
     const optimizer = createAdamOptimizer({ learningRate: 1e-3 });

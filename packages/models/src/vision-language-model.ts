@@ -38,6 +38,9 @@ export interface LogProbsAndValues {
 
 let modelCount = 0;
 
+/** Patches the pixel stem works on at once (a training batch of 32 two-image episodes at 8 × 8 patches). */
+const STEM_CHUNK_PATCHES = 4096;
+
 export function resolveModelConfig(options: Pick<CreateModelOptions, 'preset' | 'config'>, tokenizer: Tokenizer): ModelConfig {
   return validateModelConfig({
     ...MODEL_PRESETS[options.preset ?? 'small'],
@@ -171,14 +174,26 @@ export class VisionLanguageModel {
     if (channels === 0) return patches;
     const side = config.patchSize;
     const pool = config.stemPool ?? 1;
-    const count = patches.shape[0];
-    // Patch rows are (py, px, channel) flattened: one pixel per row of three values.
-    const pixels = tf.reshape(patches, [count * side * side, 3]) as tf.Tensor2D;
-    const features = tf.relu(linear(pixels, weight('image.stem.weight'), weight('image.stem.bias')));
-    if (pool === 1) return tf.reshape(features, [count, side * side * channels]);
-    const blocks = tf.reshape(features, [count, side / pool, pool, side / pool, pool, channels]);
-    // A mean, not a max: flat regions tie, and tfjs' max gradient goes to every tied element.
-    return tf.reshape(tf.mean(blocks, [2, 4]), [count, (side / pool) ** 2 * channels]);
+    const stem = (rows: tf.Tensor2D): tf.Tensor2D =>
+      tf.tidy(() => {
+        const count = rows.shape[0];
+        // Patch rows are (py, px, channel) flattened: one pixel per row of three values.
+        const pixels = tf.reshape(rows, [count * side * side, 3]) as tf.Tensor2D;
+        const features = tf.relu(linear(pixels, weight('image.stem.weight'), weight('image.stem.bias')));
+        if (pool === 1) return tf.reshape(features, [count, side * side * channels]);
+        const blocks = tf.reshape(features, [count, side / pool, pool, side / pool, pool, channels]);
+        // A mean, not a max: flat regions tie, and tfjs' max gradient goes to every tied element.
+        return tf.reshape(tf.mean(blocks, [2, 4]), [count, (side / pool) ** 2 * channels]);
+      });
+    // Per-pixel features are patchSize² times the patches' rows: an evaluation's batch of images
+    // at once would not fit the wasm heap, so they are made a slice at a time.
+    const total = patches.shape[0];
+    if (total <= STEM_CHUNK_PATCHES) return stem(patches);
+    const parts: tf.Tensor2D[] = [];
+    for (let start = 0; start < total; start += STEM_CHUNK_PATCHES) {
+      parts.push(stem(tf.slice(patches, [start, 0], [Math.min(STEM_CHUNK_PATCHES, total - start), -1])));
+    }
+    return tf.concat(parts, 0);
   }
 
   /** Token, position and image embeddings of the inputs: [batch·length, d]. */
