@@ -39,6 +39,24 @@ describe('generate', () => {
     model.dispose();
   });
 
+  it('prefills many long prompts a slice at a time and decodes them as it would one by one', async () => {
+    const model = VisionLanguageModel.create({ preset: 'tiny', seed: 3 });
+    const imageTokens = imageTokenCount(model.config);
+    // 45 prompts of up to 240 tokens: more than one prefill slice (32 × 280² / 240² = 43 prompts).
+    const many = Array.from({ length: 45 }, (_, index): ModelSequence => {
+      const text = `${'Where is it? '.repeat(16)}${'x'.repeat(index % 7)}`;
+      const sequence = applyChatTemplate(model.tokenizer, [{ role: 'user', content: [{ type: 'image', image: { data: new Uint8Array(), mediaType: 'image/png' } }, { type: 'text', text }] }], { imageTokens });
+      return { tokens: sequence.tokens, images: [cellImage(64, index % 16, [0, 0, 0], [255, 255, 0])] };
+    });
+    expect(Math.max(...many.map((prompt) => prompt.tokens.length))).toBeGreaterThan(230);
+    const together = await model.generate({ prompts: many, temperature: 0, maxTokens: 6 });
+    for (const index of [0, 31, 43, 44]) {
+      const [alone] = await model.generate({ prompts: [many[index]!], temperature: 0, maxTokens: 6 });
+      expect(together[index]![0]!.tokens, `prompt ${index}`).toEqual(alone![0]!.tokens);
+    }
+    model.dispose();
+  });
+
   it('is deterministic for a seed and varies across seeds', async () => {
     const model = VisionLanguageModel.create({ preset: 'tiny', seed: 2 });
     const options = { prompts: prompts(model), n: 4, maxTokens: 10, temperature: 1.5 };

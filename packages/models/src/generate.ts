@@ -102,6 +102,9 @@ export async function generate(model: VisionLanguageModel, options: GenerateOpti
   );
 }
 
+/** Rows × length² of one prefill slice: 32 prompts of 280 tokens (two 64-token images and text) peak near 1 GB of the wasm heap. */
+const PREFILL_BUDGET = 32 * 280 * 280;
+
 type Advance = (logits: Float32Array | Int32Array | Uint8Array, rows: readonly number[]) => number[];
 
 function lastColumn(logits: tf.Tensor2D, batch: number, length: number): tf.Tensor2D {
@@ -147,24 +150,7 @@ async function decodeWithCache(
 ): Promise<void> {
   const { config, tokenizer } = model;
   const n = options.n ?? 1;
-  // Prefill each prompt once, then repeat its cache for its samples.
-  const inputs = model.prepare(options.prompts, 'left');
-  let state: DecodeState;
-  try {
-    state = tf.tidy(() => {
-      const output = model.forward(inputs, { cache: true });
-      const expand = <T extends tf.Tensor>(tensor: T): T => selectRows(repeatRows(tensor, n), initialActive);
-      // A copy: `inputs` (and its keyBias) is disposed below, and expand may return its argument.
-      const keyBias = inputs.keyBias ? tf.clone(inputs.keyBias) : tf.zeros([inputs.batch, inputs.length]);
-      return {
-        logits: expand(lastColumn(output.logits, inputs.batch, inputs.length)),
-        caches: (output.cache ?? []).map((layer) => ({ keys: expand(layer.keys), values: expand(layer.values) })),
-        keyBias: expand(keyBias as tf.Tensor2D),
-      };
-    });
-  } finally {
-    inputs.dispose();
-  }
+  let state = prefill(model, options, n, initialActive);
   // The sample each cache row decodes, or -1 once it finished: finished rows stay (fed padding)
   // until a quarter of the rows are finished, then the cache is compacted in one go.
   let rows: number[] = [...initialActive];
@@ -212,6 +198,53 @@ async function decodeWithCache(
     }
   } finally {
     disposeState(state);
+  }
+}
+
+/**
+ * Runs each prompt once and repeats its cache for its samples (the rows of `initialActive`). The
+ * prefill's attention holds prompts × length² scores per layer, so prompts go through it a slice at
+ * a time, all padded to one length so that the slices' caches stack.
+ */
+function prefill(model: VisionLanguageModel, options: GenerateOptions, n: number, initialActive: number[]): DecodeState {
+  const length = Math.max(...options.prompts.map((prompt) => prompt.tokens.length));
+  const sliceSize = Math.max(1, Math.floor(PREFILL_BUDGET / (length * length)));
+  const slices: DecodeState[] = [];
+  try {
+    for (let start = 0; start < options.prompts.length; start += sliceSize) {
+      throwIfAborted(options.signal);
+      const inputs = model.prepare(options.prompts.slice(start, start + sliceSize), 'left', length);
+      try {
+        slices.push(
+          tf.tidy(() => {
+            const output = model.forward(inputs, { cache: true });
+            // A copy: `inputs` (and its keyBias) is disposed below.
+            const keyBias = inputs.keyBias ? tf.clone(inputs.keyBias) : tf.zeros([inputs.batch, inputs.length]);
+            return {
+              logits: lastColumn(output.logits, inputs.batch, inputs.length),
+              caches: (output.cache ?? []).map((layer) => ({ keys: layer.keys, values: layer.values })),
+              keyBias: keyBias as tf.Tensor2D,
+            };
+          }),
+        );
+      } finally {
+        inputs.dispose();
+      }
+    }
+    // Stacked, repeated and selected into new tensors (clone: one slice with nothing to repeat or drop).
+    return tf.tidy(() => {
+      const expand = <T extends tf.Tensor>(parts: T[]): T => tf.clone(selectRows(repeatRows((parts.length === 1 ? parts[0]! : tf.concat(parts, 0)) as T, n), initialActive));
+      return {
+        logits: expand(slices.map((slice) => slice.logits)),
+        caches: slices[0]!.caches.map((_, layer) => ({
+          keys: expand(slices.map((slice) => slice.caches[layer]!.keys)),
+          values: expand(slices.map((slice) => slice.caches[layer]!.values)),
+        })),
+        keyBias: expand(slices.map((slice) => slice.keyBias)),
+      };
+    });
+  } finally {
+    slices.forEach(disposeState);
   }
 }
 

@@ -13,6 +13,8 @@ export interface ModelSequence {
 export interface PrepareInputsOptions {
   /** Right (training: positions line up) or left (generation: every prompt ends at the last column). */
   padding?: 'right' | 'left';
+  /** Pad every row to at least this many columns (default: the longest sequence's length). */
+  length?: number;
   padId: number;
   imagePadId: number;
 }
@@ -55,7 +57,7 @@ export function prepareInputs(
   }
   const padding = options.padding ?? 'right';
   const lengths = sequences.map((sequence) => sequence.tokens.length);
-  const length = Math.max(...lengths);
+  const length = Math.max(...lengths, options.length ?? 0);
   if (length > config.maxSequenceLength) {
     throw new InvalidArgumentError({
       argument: 'sequences',

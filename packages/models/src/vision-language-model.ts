@@ -129,9 +129,10 @@ export class VisionLanguageModel {
   }
 
   /** Builds the input tensors for token sequences with their images (see `prepareInputs`). */
-  prepare(sequences: readonly ModelSequence[], padding: 'right' | 'left' = 'right'): ModelInputs {
+  prepare(sequences: readonly ModelSequence[], padding: 'right' | 'left' = 'right', length?: number): ModelInputs {
     return prepareInputs(this.config, sequences, {
       padding,
+      ...(length !== undefined ? { length } : {}),
       padId: this.tokenizer.padId,
       imagePadId: this.tokenizer.imagePadId,
     });
