@@ -1,4 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
+import type { PointerCache } from './grid-pointer';
 import type { ModelSequence } from './model-inputs';
 import { sampleToken, type SampleSettings } from './sample-token';
 import { createRandom } from './seeded-random';
@@ -45,6 +46,8 @@ interface DecodeState {
   logits: tf.Tensor2D;
   caches: { keys: tf.Tensor4D; values: tf.Tensor4D }[];
   keyBias: tf.Tensor2D;
+  /** The grid pointer's keys of each row's last image (config.gridPointer). */
+  pointer?: PointerCache;
 }
 
 /** Samples `n` continuations of each prompt: results[prompt][sample]. */
@@ -192,7 +195,9 @@ async function decodeWithCache(
           x = step.output;
           return { keys: step.keys, values: step.values };
         });
-        return { logits: model.heads(x).logits, caches, keyBias };
+        const pointer = previous.pointer ? { keys: tf.clone(select(previous.pointer.keys)), valid: tf.clone(select(previous.pointer.valid)) } : undefined;
+        const logits = model.heads(x, undefined, pointer ? { cache: pointer } : undefined).logits;
+        return pointer ? { logits, caches, keyBias, pointer } : { logits, caches, keyBias };
       });
       disposeState(previous);
     }
@@ -224,6 +229,7 @@ function prefill(model: VisionLanguageModel, options: GenerateOptions, n: number
               logits: lastColumn(output.logits, inputs.batch, inputs.length),
               caches: (output.cache ?? []).map((layer) => ({ keys: layer.keys, values: layer.values })),
               keyBias: keyBias as tf.Tensor2D,
+              ...(output.pointer ? { pointer: output.pointer } : {}),
             };
           }),
         );
@@ -241,6 +247,9 @@ function prefill(model: VisionLanguageModel, options: GenerateOptions, n: number
           values: expand(slices.map((slice) => slice.caches[layer]!.values)),
         })),
         keyBias: expand(slices.map((slice) => slice.keyBias)),
+        ...(slices[0]!.pointer
+          ? { pointer: { keys: expand(slices.map((slice) => slice.pointer!.keys)), valid: expand(slices.map((slice) => slice.pointer!.valid)) } }
+          : {}),
       };
     });
   } finally {
@@ -250,6 +259,7 @@ function prefill(model: VisionLanguageModel, options: GenerateOptions, n: number
 
 function disposeState(state: DecodeState): void {
   tf.dispose([state.logits, state.keyBias, ...state.caches.flatMap((layer) => [layer.keys, layer.values])]);
+  if (state.pointer) tf.dispose([state.pointer.keys, state.pointer.valid]);
 }
 
 async function decodeWithoutCache(

@@ -27,6 +27,12 @@ export interface ModelConfig {
   stemChannels?: number;
   /** The stem's features are averaged over stemPool × stemPool pixel blocks (a divisor of patchSize; default 1). */
   stemPool?: number;
+  /**
+   * Digit tokens can point at the latest image (grid-pointer.ts): the digits 0…G−1 (G image tokens
+   * per side, at most 10) get the column and row marginals of a pointer attention over that image's
+   * tokens, so a call's `[c,r]` names the cell the model looks at. Absent or false: plain digits.
+   */
+  gridPointer?: boolean;
   /** Width of every hidden state (encoder and decoder). */
   modelDimension: number;
   headCount: number;
@@ -111,6 +117,12 @@ export function validateModelConfig(config: ModelConfig): ModelConfig {
   }
   if (!Number.isInteger(stemPool) || stemPool <= 0 || config.patchSize % stemPool !== 0) {
     throw new RangeError(`ModelConfig.stemPool must be a positive divisor of patchSize (${config.patchSize}); got ${String(config.stemPool)}.`);
+  }
+  if (config.gridPointer !== undefined && typeof config.gridPointer !== 'boolean') {
+    throw new RangeError(`ModelConfig.gridPointer must be true or false; got ${String(config.gridPointer)}.`);
+  }
+  if (config.gridPointer && patchGrid(config) / config.mergeSize > 10) {
+    throw new RangeError(`ModelConfig.gridPointer names cells with one digit each: at most 10 image tokens per side; got ${patchGrid(config) / config.mergeSize}.`);
   }
   if (config.imageSize % config.patchSize !== 0) {
     throw new RangeError(`ModelConfig.imageSize (${config.imageSize}) must be a multiple of patchSize (${config.patchSize}).`);

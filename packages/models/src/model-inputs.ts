@@ -1,6 +1,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { InvalidArgumentError } from '@saccade/spec';
 import { imageTokenCount, patchCount, patchDimension, type ModelConfig } from './model-config';
+import { buildPointerInputs, disposePointerInputs, type PointerInputs } from './grid-pointer';
 import { writePatches } from './image-patches';
 import type { RgbImage } from './rgb-image';
 
@@ -42,6 +43,8 @@ export interface ModelInputs {
   sharedImageRuns: { start: number; size: number }[] | undefined;
   /** [batch, length]: 0 for real keys, -1e9 for left padding; undefined with right padding. */
   keyBias: tf.Tensor2D | undefined;
+  /** The grid pointer's masks (config.gridPointer only). */
+  pointer: PointerInputs | undefined;
   dispose(): void;
 }
 
@@ -117,8 +120,10 @@ export function prepareInputs(
     patches: imageCount > 0 ? tf.tensor2d(patchValues, [imageCount * patchesPerImage, patchDimension(config)]) : undefined,
     uniformPositions: padding === 'right',
     keyBias: keyBias ? tf.tensor2d(keyBias, [batch, length]) : undefined,
+    pointer: config.gridPointer ? buildPointerInputs(config, tokens, batch, length, options.imagePadId) : undefined,
     dispose() {
       tf.dispose([inputs.tokens, inputs.positions, inputs.imageSlots]);
+      if (inputs.pointer) disposePointerInputs(inputs.pointer);
       if (inputs.patches) inputs.patches.dispose();
       if (inputs.keyBias) inputs.keyBias.dispose();
     },

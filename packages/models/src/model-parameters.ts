@@ -1,4 +1,5 @@
 import { patchFeatureDimension, patchGrid, type ModelConfig } from './model-config';
+import { pointerDimension } from './grid-pointer';
 import { createRandom, normalSample } from './seeded-random';
 
 export type ParameterInit = { kind: 'normal'; std: number } | { kind: 'zeros' } | { kind: 'ones' };
@@ -112,6 +113,16 @@ export function parameterSpecs(config: ModelConfig): ParameterSpec[] {
     { name: 'value.weight', shape: [d, 1], init: zeros },
     { name: 'value.bias', shape: [1], init: zeros },
   );
+  if (config.gridPointer) {
+    const h = pointerDimension(config);
+    specs.push(
+      { name: 'pointer.query.weight', shape: [d, h], init: normal(1 / Math.sqrt(d)) },
+      { name: 'pointer.key.weight', shape: [d, h], init: normal(1 / Math.sqrt(d)) },
+      // Both marginals start fully on (gates of 1); the state learns which one a digit reads.
+      { name: 'pointer.gate.weight', shape: [d, 2], init: zeros },
+      { name: 'pointer.gate.bias', shape: [2], init: ones },
+    );
+  }
   return specs;
 }
 

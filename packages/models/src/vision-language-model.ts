@@ -5,6 +5,7 @@ import { generate, type GenerateOptions, type GeneratedSample } from './generate
 import { countParameters, initialParameterValues, parameterSpecs } from './model-parameters';
 import { MASKED, prepareInputs, type ModelInputs, type ModelSequence } from './model-inputs';
 import { Tokenizer } from './tokenizer';
+import { pointerCacheOf, pointerLogits, pointerStepLogits, type PointerCache, type PointerInputs } from './grid-pointer';
 import { gelu, layerNorm, linear, transformerBlock, type WeightLookup } from './transformer-layers';
 
 export interface CreateModelOptions {
@@ -23,7 +24,12 @@ export interface ForwardOutput {
   values: tf.Tensor1D;
   /** Per decoder layer, keys and values [batch, heads, length, d/heads] (with `cache: true`). */
   cache?: { keys: tf.Tensor4D; values: tf.Tensor4D }[];
+  /** Each row's last image's pointer keys (with `cache: true` and config.gridPointer). */
+  pointer?: PointerCache;
 }
+
+/** Where the grid pointer's keys come from: a full sequence's masks, or a generation's cache. */
+export type PointerSource = { inputs: PointerInputs; batch: number; length: number; keys: tf.Tensor2D } | { cache: PointerCache };
 
 /**
  * Per token t (aligned with the input tokens, [batch, length]): the log-probability of token t
@@ -61,10 +67,14 @@ export class VisionLanguageModel {
   readonly scope: string;
   private readonly variables = new Map<string, tf.Variable>();
   private disposed = false;
+  private digitIdCache: number[] | undefined;
 
   constructor(config: ModelConfig, tokenizer: Tokenizer, values: Map<string, Float32Array>) {
     this.config = validateModelConfig(config);
     this.tokenizer = tokenizer;
+    if (this.config.gridPointer && [...'0123456789'].some((digit) => tokenizer.encode(digit).length !== 1)) {
+      throw new RangeError('ModelConfig.gridPointer needs a tokenizer with one token per digit 0–9 (the cells it names); this tokenizer splits them.');
+    }
     this.scope = `saccade-model-${++modelCount}`;
     for (const spec of parameterSpecs(config)) {
       const value = values.get(spec.name);
@@ -242,6 +252,8 @@ export class VisionLanguageModel {
       ? tf.add(causal, tf.reshape(inputs.keyBias, [batch, 1, 1, length]))
       : causal;
     let x = this.embed(inputs);
+    // The pointer's keys are the image tokens as they enter the decoder (the encoder's output).
+    const embedded = x;
     const cache: { keys: tf.Tensor4D; values: tf.Tensor4D }[] = [];
     const shape = { batch, length, heads: config.headCount };
     for (let layer = 0; layer < config.decoderLayers; layer++) {
@@ -249,16 +261,31 @@ export class VisionLanguageModel {
       x = block.output;
       if (options.cache) cache.push({ keys: block.keys, values: block.values });
     }
-    return this.heads(x, options.cache ? cache : undefined);
+    const pointer = inputs.pointer ? { inputs: inputs.pointer, batch, length, keys: embedded } : undefined;
+    return this.heads(x, options.cache ? cache : undefined, pointer);
   }
 
-  /** Final norm, LM head and value head on hidden states [rows, d]. */
-  heads(hidden: tf.Tensor2D, cache?: ForwardOutput['cache']): ForwardOutput {
-    const { weight } = this;
-    const normed = layerNorm(hidden, weight('decoder.norm.gain'), weight('decoder.norm.bias'), this.config.layerNormEpsilon) as tf.Tensor2D;
-    const logits = linear(normed, weight('head.weight'), weight('head.bias'));
+  /** Final norm, LM head (with the grid pointer's digit terms) and value head on hidden states [rows, d]. */
+  heads(hidden: tf.Tensor2D, cache?: ForwardOutput['cache'], pointer?: PointerSource): ForwardOutput {
+    const { weight, config } = this;
+    const normed = layerNorm(hidden, weight('decoder.norm.gain'), weight('decoder.norm.bias'), config.layerNormEpsilon) as tf.Tensor2D;
+    let logits = linear(normed, weight('head.weight'), weight('head.bias'));
     const values = tf.reshape(linear(normed, weight('value.weight'), weight('value.bias')), [-1]) as tf.Tensor1D;
-    return cache ? { logits, values, cache } : { logits, values };
+    if (!config.gridPointer || !pointer) return cache ? { logits, values, cache } : { logits, values };
+    const digits = this.digitIds;
+    if ('cache' in pointer) {
+      logits = tf.add(logits, pointerStepLogits(config, normed, weight, pointer.cache, digits));
+      return cache ? { logits, values, cache } : { logits, values };
+    }
+    logits = tf.add(logits, pointerLogits(config, normed, pointer.keys, weight, pointer.inputs, pointer.batch, pointer.length, digits));
+    if (!cache) return { logits, values };
+    return { logits, values, cache, pointer: pointerCacheOf(config, pointer.keys, weight, pointer.inputs, pointer.batch) };
+  }
+
+  /** Token ids of the digits 0–9 (the grid pointer's cell names). */
+  private get digitIds(): number[] {
+    this.digitIdCache ??= Array.from({ length: 10 }, (_, digit) => this.tokenizer.encode(String(digit))[0] ?? this.tokenizer.unknownId);
+    return this.digitIdCache;
   }
 
   /**

@@ -1,0 +1,181 @@
+import * as tf from '@tensorflow/tfjs-core';
+import { imageTokenCount, type ModelConfig } from './model-config';
+import type { WeightLookup } from './transformer-layers';
+
+/**
+ * The grid pointer: digit tokens can point at the latest image. A pointer attention (a query from
+ * the decoder's final state, keys from the image tokens as the decoder receives them) gives a distribution over the latest complete
+ * image's tokens; its column and row marginals are log-probabilities for the digits 0…G−1 (G image
+ * tokens per side), and two gates read from the state decide how much of each the digit logits
+ * take. So `[c,r]` after a call's `[` names the cell the model looks at, learned as directly as a
+ * classifier over the image's cells, where a digit read out of ordinary attention has to learn
+ * *where* and *which digit says where* at once (a saddle a small model does not leave in a run's
+ * budget: docs/models.md).
+ */
+
+/** Side of the image-token grid the pointer names cells of. */
+export function pointerGridSide(config: ModelConfig): number {
+  return Math.round(Math.sqrt(imageTokenCount(config)));
+}
+
+/** Width of the pointer's query and key projections (one attention head's). */
+export function pointerDimension(config: ModelConfig): number {
+  return Math.max(1, Math.floor(config.modelDimension / config.headCount));
+}
+
+/** What a full-sequence forward pass needs to point: [batch, length, ·] masks built from the token layout. */
+export interface PointerInputs {
+  /** [batch, length, images]: one-hot of the latest image complete at each position (zeros before any). */
+  queryImage: tf.Tensor3D;
+  /** [batch, length, images]: one-hot of the image each position's token belongs to (zeros for text). */
+  keyImage: tf.Tensor3D;
+  /** [batch, length, G]: one-hot of an image token's column in its image's grid (zeros for text). */
+  keyColumn: tf.Tensor3D;
+  /** [batch, length, G]: one-hot of an image token's row. */
+  keyRow: tf.Tensor3D;
+  /** [batch·length, 1]: 1 where some image is complete before the position. */
+  hasImage: tf.Tensor2D;
+  /** [batch·G²]: flat row·length+column index of each row's last image's tokens (0 where a row has none). */
+  lastImageTokens: tf.Tensor1D;
+  /** [batch]: 1 where the row has an image. */
+  rowHasImage: tf.Tensor1D;
+}
+
+/** Disposes every tensor of the pointer inputs. */
+export function disposePointerInputs(inputs: PointerInputs): void {
+  tf.dispose([inputs.queryImage, inputs.keyImage, inputs.keyColumn, inputs.keyRow, inputs.hasImage, inputs.lastImageTokens, inputs.rowHasImage]);
+}
+
+/**
+ * The pointer's masks from a batch's token ids ([batch·length], padding already applied): image
+ * tokens are runs of `imagePadId` of G² tokens each, in row-major order.
+ */
+export function buildPointerInputs(config: ModelConfig, tokens: Int32Array, batch: number, length: number, imagePadId: number): PointerInputs {
+  const side = pointerGridSide(config);
+  const perImage = side * side;
+  let maxImages = 1;
+  const imageOf = new Int32Array(batch * length).fill(-1);
+  const indexInImage = new Int32Array(batch * length);
+  const lastStart = new Int32Array(batch).fill(-1);
+  for (let row = 0; row < batch; row++) {
+    let seen = 0;
+    for (let column = 0; column < length; column++) {
+      const at = row * length + column;
+      if (tokens[at] !== imagePadId) continue;
+      imageOf[at] = Math.floor(seen / perImage);
+      indexInImage[at] = seen % perImage;
+      if (seen % perImage === 0) lastStart[row] = column;
+      seen++;
+    }
+    maxImages = Math.max(maxImages, Math.ceil(seen / perImage));
+  }
+  const queryImage = new Float32Array(batch * length * maxImages);
+  const keyImage = new Float32Array(batch * length * maxImages);
+  const keyColumn = new Float32Array(batch * length * side);
+  const keyRow = new Float32Array(batch * length * side);
+  const hasImage = new Float32Array(batch * length);
+  const lastImageTokens = new Int32Array(batch * perImage);
+  const rowHasImage = new Float32Array(batch);
+  for (let row = 0; row < batch; row++) {
+    let latest = -1;
+    for (let column = 0; column < length; column++) {
+      const at = row * length + column;
+      const image = imageOf[at] ?? -1;
+      if (image >= 0) {
+        keyImage[at * maxImages + image] = 1;
+        const index = indexInImage[at] ?? 0;
+        keyColumn[at * side + (index % side)] = 1;
+        keyRow[at * side + Math.floor(index / side)] = 1;
+        // An image counts for queries from its last token on: every key it has is then in the past.
+        if (index === perImage - 1) latest = image;
+      }
+      if (latest >= 0) {
+        queryImage[at * maxImages + latest] = 1;
+        hasImage[at] = 1;
+      }
+    }
+    const start = lastStart[row] ?? -1;
+    if (start >= 0) {
+      rowHasImage[row] = 1;
+      for (let index = 0; index < perImage; index++) lastImageTokens[row * perImage + index] = row * length + start + index;
+    }
+  }
+  return {
+    queryImage: tf.tensor3d(queryImage, [batch, length, maxImages]),
+    keyImage: tf.tensor3d(keyImage, [batch, length, maxImages]),
+    keyColumn: tf.tensor3d(keyColumn, [batch, length, side]),
+    keyRow: tf.tensor3d(keyRow, [batch, length, side]),
+    hasImage: tf.tensor2d(hasImage, [batch * length, 1]),
+    lastImageTokens: tf.tensor1d(lastImageTokens, 'int32'),
+    rowHasImage: tf.tensor1d(rowHasImage),
+  };
+}
+
+/** The keys a generation step points with: each row's last image's G² pointer keys. */
+// A type, not an interface: tf.tidy returns it inside a TensorContainer.
+export type PointerCache = {
+  /** [rows, G², pointerDimension]. */
+  keys: tf.Tensor3D;
+  /** [rows]: 1 where the row's prompt has an image. */
+  valid: tf.Tensor1D;
+};
+
+/** Probabilities below this are read as it: a log-probability stays finite (≥ −13.8). */
+const FLOOR = 1e-6;
+
+/** [rows, G] log-marginals, centred over the G digits (pointing moves digits against each other, not against other tokens). */
+function centredLog(probabilities: tf.Tensor2D): tf.Tensor2D {
+  const log = tf.log(tf.add(probabilities, FLOOR));
+  return tf.sub(log, tf.mean(log, -1, true)) as tf.Tensor2D;
+}
+
+/** [rows, V]: the digit logits' pointer terms, placed at the digit token ids (zeros elsewhere). */
+function placeOnDigits(config: ModelConfig, normed: tf.Tensor2D, weight: WeightLookup, logColumn: tf.Tensor2D, logRow: tf.Tensor2D, valid: tf.Tensor2D, digitIds: readonly number[]): tf.Tensor2D {
+  const side = pointerGridSide(config);
+  const gates = tf.add(tf.matMul(normed, weight('pointer.gate.weight')), weight('pointer.gate.bias'));
+  const [columnGate, rowGate] = tf.split(gates, 2, 1) as [tf.Tensor2D, tf.Tensor2D];
+  const digits = tf.mul(tf.add(tf.mul(columnGate, logColumn), tf.mul(rowGate, logRow)), valid) as tf.Tensor2D;
+  const placement = new Float32Array(side * config.vocabularySize);
+  digitIds.slice(0, side).forEach((id, digit) => {
+    placement[digit * config.vocabularySize + id] = 1;
+  });
+  return tf.matMul(digits, tf.tensor2d(placement, [side, config.vocabularySize]));
+}
+
+/** Pointer terms of the digit logits for every position of a full sequence ([batch·length, V]). */
+export function pointerLogits(config: ModelConfig, normed: tf.Tensor2D, keyStates: tf.Tensor2D, weight: WeightLookup, inputs: PointerInputs, batch: number, length: number, digitIds: readonly number[]): tf.Tensor2D {
+  const h = pointerDimension(config);
+  const side = pointerGridSide(config);
+  const query = tf.reshape(tf.matMul(normed, weight('pointer.query.weight')), [batch, length, h]);
+  const key = tf.reshape(tf.matMul(keyStates, weight('pointer.key.weight')), [batch, length, h]);
+  const scores = tf.div(tf.matMul(query, key, false, true), Math.sqrt(h));
+  const mask = tf.matMul(inputs.queryImage, inputs.keyImage, false, true);
+  // exp(s − max) over the latest image's keys; the max cancels in the marginals below.
+  const masked = tf.add(scores, tf.mul(tf.sub(mask, 1), 1e9));
+  const weights = tf.mul(tf.exp(tf.sub(masked, tf.max(masked, -1, true))), mask);
+  const total = tf.add(tf.sum(weights, -1, true), tf.sub(1, tf.reshape(inputs.hasImage, [batch, length, 1])));
+  const column = tf.reshape(tf.div(tf.matMul(weights, inputs.keyColumn), total), [batch * length, side]) as tf.Tensor2D;
+  const row = tf.reshape(tf.div(tf.matMul(weights, inputs.keyRow), total), [batch * length, side]) as tf.Tensor2D;
+  return placeOnDigits(config, normed, weight, centredLog(column), centredLog(row), inputs.hasImage, digitIds);
+}
+
+/** Each row's last image's pointer keys, from a prefill's decoder inputs ([batch·length, d]). */
+export function pointerCacheOf(config: ModelConfig, keyStates: tf.Tensor2D, weight: WeightLookup, inputs: PointerInputs, batch: number): PointerCache {
+  const tokens = pointerGridSide(config) ** 2;
+  const keys = tf.matMul(tf.gather(keyStates, inputs.lastImageTokens), weight('pointer.key.weight'));
+  return { keys: tf.reshape(keys, [batch, tokens, pointerDimension(config)]) as tf.Tensor3D, valid: tf.clone(inputs.rowHasImage) };
+}
+
+/** Pointer terms of the digit logits for one new position per row ([rows, V]), against the cached keys. */
+export function pointerStepLogits(config: ModelConfig, normed: tf.Tensor2D, weight: WeightLookup, cache: PointerCache, digitIds: readonly number[]): tf.Tensor2D {
+  const h = pointerDimension(config);
+  const side = pointerGridSide(config);
+  const rows = normed.shape[0];
+  const query = tf.reshape(tf.matMul(normed, weight('pointer.query.weight')), [rows, 1, h]);
+  const scores = tf.reshape(tf.div(tf.matMul(query, cache.keys, false, true), Math.sqrt(h)), [rows, side, side]);
+  const probabilities = tf.reshape(tf.softmax(tf.reshape(scores, [rows, side * side])), [rows, side, side]);
+  // Token k of the grid is row ⌊k/G⌋, column k mod G: sum over rows for the column marginal.
+  const column = tf.sum(probabilities, 1) as tf.Tensor2D;
+  const row = tf.sum(probabilities, 2) as tf.Tensor2D;
+  return placeOnDigits(config, normed, weight, centredLog(column), centredLog(row), tf.reshape(cache.valid, [rows, 1]), digitIds);
+}
