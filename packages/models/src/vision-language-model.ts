@@ -150,6 +150,15 @@ export class VisionLanguageModel {
 
   /** Patch rows [images·patches, patch values] → image tokens [images·imageTokenCount, d]. */
   encodeImages(patches: tf.Tensor2D): tf.Tensor2D {
+    return this.encodeImagesWithLocal(patches).encoded;
+  }
+
+  /**
+   * The image tokens, and each patch's own features before any layer mixes patches (the projected,
+   * normed patch plus its 2-D position): what the grid pointer's keys read, so that pointing is a
+   * per-patch detector rather than a memory of whole images.
+   */
+  private encodeImagesWithLocal(patches: tf.Tensor2D): { encoded: tf.Tensor2D; local: tf.Tensor2D } {
     const { config, weight } = this;
     const grid = patchGrid(config);
     const perImage = grid * grid;
@@ -161,6 +170,9 @@ export class VisionLanguageModel {
     const rows = tf.tensor1d(Array.from({ length: perImage }, (_, index) => Math.floor(index / grid)), 'int32');
     const columns = tf.tensor1d(Array.from({ length: perImage }, (_, index) => index % grid), 'int32');
     const position = tf.add(tf.gather(weight('image.row'), rows), tf.gather(weight('image.column'), columns));
+    // The pointer's keys: the patch's content alone (with its position, a query could name a
+    // memorised place instead of finding what is there).
+    const local = normed as tf.Tensor2D;
     let x = tf.reshape(tf.add(tf.reshape(normed, [imageCount, perImage, d]), position), [imageCount * perImage, d]) as tf.Tensor2D;
     const shape = { batch: imageCount, length: perImage, heads: config.headCount };
     for (let layer = 0; layer < config.encoderLayers; layer++) {
@@ -172,10 +184,12 @@ export class VisionLanguageModel {
       encoded = gridPropagation(encoded, weight, gridShape, config.gridLayers, epsilon);
     }
     const merge = config.mergeSize;
-    if (merge === 1) return encoded;
+    if (merge === 1) return { encoded, local };
     const concatenated = mergePatchBlocks(encoded, { images: imageCount, patches: grid, merge });
     const hidden = gelu(linear(concatenated, weight('image.merger.up.weight'), weight('image.merger.up.bias'))) as tf.Tensor2D;
-    return linear(hidden, weight('image.merger.down.weight'), weight('image.merger.down.bias'));
+    // A merged token's local features: the mean of its patches'.
+    const mergedLocal = tf.div(tf.addN(tf.split(mergePatchBlocks(local, { images: imageCount, patches: grid, merge }), merge * merge, 1)), merge * merge) as tf.Tensor2D;
+    return { encoded: linear(hidden, weight('image.merger.down.weight'), weight('image.merger.down.bias')), local: mergedLocal };
   }
 
   /** What the patch projection reads: the raw pixels, or the stem's per-pixel features averaged in blocks. */
@@ -209,6 +223,11 @@ export class VisionLanguageModel {
 
   /** Token, position and image embeddings of the inputs: [batch·length, d]. */
   embed(inputs: ModelInputs): tf.Tensor2D {
+    return this.embedWithPointerKeys(inputs).x;
+  }
+
+  /** `embed`, and with the grid pointer the patches' local features at their slots (zeros elsewhere). */
+  private embedWithPointerKeys(inputs: ModelInputs): { x: tf.Tensor2D; pointerKeys: tf.Tensor2D | undefined } {
     const { weight } = this;
     const d = this.config.modelDimension;
     const tokens = tf.gather(weight('token.embedding'), tf.reshape(inputs.tokens, [-1]));
@@ -219,27 +238,33 @@ export class VisionLanguageModel {
           [batch * length, d],
         )
       : tf.add(tokens, tf.gather(weight('position.embedding'), tf.reshape(inputs.positions, [-1])));
-    if (inputs.patches) {
-      const features = this.encodeImages(inputs.patches);
-      const runs = inputs.sharedImageRuns;
-      if (runs) {
-        // Same slot columns in every row: each run is a slice of every row's features, padded to
-        // the sequence (a pad's gradient is a slice; gather's is a slow scatter on wasm).
-        const perRow = tf.reshape(features, [batch, -1, d]);
-        let offset = 0;
-        const placed = runs.map((run) => {
-          const piece = tf.slice(perRow, [0, offset, 0], [batch, run.size, d]);
-          offset += run.size;
-          return tf.pad(piece, [[0, 0], [run.start, length - run.start - run.size], [0, 0]]);
-        });
-        x = tf.add(x, tf.reshape(placed.length === 1 ? (placed[0] as tf.Tensor) : tf.addN(placed), [batch * length, d]));
-      } else {
-        // Row 0 is zeros for text positions; slot k+1 takes image token k.
-        const table = tf.concat([tf.zeros([1, d]), features], 0);
-        x = tf.add(x, tf.gather(table, inputs.imageSlots));
-      }
+    // Without images the pointer has nothing to point at (its terms are masked); zeros keep a generation's cache uniform.
+    if (!inputs.patches) return { x: x as tf.Tensor2D, pointerKeys: inputs.pointer ? tf.zeros([batch * length, d]) : undefined };
+    const { encoded, local } = this.encodeImagesWithLocal(inputs.patches);
+    x = tf.add(x, this.placeImageTokens(inputs, encoded));
+    return { x: x as tf.Tensor2D, pointerKeys: inputs.pointer ? this.placeImageTokens(inputs, local) : undefined };
+  }
+
+  /** Image-token rows [images·tokens, d] at their `<image_pad>` slots of the sequence, zeros elsewhere: [batch·length, d]. */
+  private placeImageTokens(inputs: ModelInputs, features: tf.Tensor2D): tf.Tensor2D {
+    const d = this.config.modelDimension;
+    const { batch, length } = inputs;
+    const runs = inputs.sharedImageRuns;
+    if (runs) {
+      // Same slot columns in every row: each run is a slice of every row's features, padded to
+      // the sequence (a pad's gradient is a slice; gather's is a slow scatter on wasm).
+      const perRow = tf.reshape(features, [batch, -1, d]);
+      let offset = 0;
+      const placed = runs.map((run) => {
+        const piece = tf.slice(perRow, [0, offset, 0], [batch, run.size, d]);
+        offset += run.size;
+        return tf.pad(piece, [[0, 0], [run.start, length - run.start - run.size], [0, 0]]);
+      });
+      return tf.reshape(placed.length === 1 ? (placed[0] as tf.Tensor) : tf.addN(placed), [batch * length, d]) as tf.Tensor2D;
     }
-    return x as tf.Tensor2D;
+    // Row 0 is zeros for text positions; slot k+1 takes image token k.
+    const table = tf.concat([tf.zeros([1, d]), features], 0);
+    return tf.gather(table, inputs.imageSlots) as tf.Tensor2D;
   }
 
   /** The whole network on prepared inputs. Call inside tf.tidy (or dispose the outputs). */
@@ -251,9 +276,8 @@ export class VisionLanguageModel {
     const bias = inputs.keyBias
       ? tf.add(causal, tf.reshape(inputs.keyBias, [batch, 1, 1, length]))
       : causal;
-    let x = this.embed(inputs);
-    // The pointer's keys are the image tokens as they enter the decoder (the encoder's output).
-    const embedded = x;
+    const embedded = this.embedWithPointerKeys(inputs);
+    let x = embedded.x;
     const cache: { keys: tf.Tensor4D; values: tf.Tensor4D }[] = [];
     const shape = { batch, length, heads: config.headCount };
     for (let layer = 0; layer < config.decoderLayers; layer++) {
@@ -261,7 +285,7 @@ export class VisionLanguageModel {
       x = block.output;
       if (options.cache) cache.push({ keys: block.keys, values: block.values });
     }
-    const pointer = inputs.pointer ? { inputs: inputs.pointer, batch, length, keys: embedded } : undefined;
+    const pointer = inputs.pointer && embedded.pointerKeys ? { inputs: inputs.pointer, batch, length, keys: embedded.pointerKeys } : undefined;
     return this.heads(x, options.cache ? cache : undefined, pointer);
   }
 
