@@ -1,11 +1,11 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { imageTokenCount, type ModelConfig } from './model-config';
+import { patchGrid, type ModelConfig } from './model-config';
 import type { WeightLookup } from './transformer-layers';
 
 /**
  * The grid pointer: digit tokens can point at the latest image. A pointer attention (a query from
- * the decoder's final state, keys from the image tokens as the decoder receives them) gives a distribution over the latest complete
- * image's tokens; its column and row marginals are log-probabilities for the digits 0…G−1 (G image
+ * the decoder's final state, keys from each image token's own patch content) gives a distribution
+ * over the latest complete image's tokens; its column and row marginals are log-probabilities for the digits 0…G−1 (G image
  * tokens per side), and two gates read from the state decide how much of each the digit logits
  * take. So `[c,r]` after a call's `[` names the cell the model looks at, learned as directly as a
  * classifier over the image's cells, where a digit read out of ordinary attention has to learn
@@ -15,7 +15,7 @@ import type { WeightLookup } from './transformer-layers';
 
 /** Side of the image-token grid the pointer names cells of. */
 export function pointerGridSide(config: ModelConfig): number {
-  return Math.round(Math.sqrt(imageTokenCount(config)));
+  return patchGrid(config) / config.mergeSize;
 }
 
 /** Width of the pointer's query and key projections (one attention head's). */
@@ -135,11 +135,8 @@ function placeOnDigits(config: ModelConfig, normed: tf.Tensor2D, weight: WeightL
   const gates = tf.add(tf.matMul(normed, weight('pointer.gate.weight')), weight('pointer.gate.bias'));
   const [columnGate, rowGate] = tf.split(gates, 2, 1) as [tf.Tensor2D, tf.Tensor2D];
   const digits = tf.mul(tf.add(tf.mul(columnGate, logColumn), tf.mul(rowGate, logRow)), valid) as tf.Tensor2D;
-  const placement = new Float32Array(side * config.vocabularySize);
-  digitIds.slice(0, side).forEach((id, digit) => {
-    placement[digit * config.vocabularySize + id] = 1;
-  });
-  return tf.matMul(digits, tf.tensor2d(placement, [side, config.vocabularySize]));
+  const placement = tf.oneHot(tf.tensor1d(digitIds.slice(0, side), 'int32'), config.vocabularySize).toFloat();
+  return tf.matMul(digits, placement);
 }
 
 /** Pointer terms of the digit logits for every position of a full sequence ([batch·length, V]). */

@@ -67,13 +67,18 @@ export class VisionLanguageModel {
   readonly scope: string;
   private readonly variables = new Map<string, tf.Variable>();
   private disposed = false;
-  private digitIdCache: number[] | undefined;
+  /** Token ids of the digits 0–9, the grid pointer's cell names (config.gridPointer only). */
+  private readonly digitIds: number[] = [];
 
   constructor(config: ModelConfig, tokenizer: Tokenizer, values: Map<string, Float32Array>) {
     this.config = validateModelConfig(config);
     this.tokenizer = tokenizer;
-    if (this.config.gridPointer && [...'0123456789'].some((digit) => tokenizer.encode(digit).length !== 1)) {
-      throw new RangeError('ModelConfig.gridPointer needs a tokenizer with one token per digit 0–9 (the cells it names); this tokenizer splits them.');
+    if (this.config.gridPointer) {
+      const digits = Array.from({ length: 10 }, (_, digit) => tokenizer.encode(String(digit)));
+      if (digits.some((ids) => ids.length !== 1)) {
+        throw new RangeError('ModelConfig.gridPointer needs a tokenizer with one token per digit 0–9 (the cells it names); this tokenizer splits them.');
+      }
+      this.digitIds = digits.map((ids) => ids[0]!);
     }
     this.scope = `saccade-model-${++modelCount}`;
     for (const spec of parameterSpecs(config)) {
@@ -154,11 +159,11 @@ export class VisionLanguageModel {
   }
 
   /**
-   * The image tokens, and each patch's own features before any layer mixes patches (the projected,
-   * normed patch plus its 2-D position): what the grid pointer's keys read, so that pointing is a
-   * per-patch detector rather than a memory of whole images.
+   * The image tokens, and with the grid pointer each token's own patch content before any layer mixes patches (the
+   * projected, normed patch, without its position): what the grid pointer's keys read, so that
+   * pointing is a per-patch detector rather than a memory of whole images.
    */
-  private encodeImagesWithLocal(patches: tf.Tensor2D): { encoded: tf.Tensor2D; local: tf.Tensor2D } {
+  private encodeImagesWithLocal(patches: tf.Tensor2D): { encoded: tf.Tensor2D; local: tf.Tensor2D | undefined } {
     const { config, weight } = this;
     const grid = patchGrid(config);
     const perImage = grid * grid;
@@ -172,7 +177,7 @@ export class VisionLanguageModel {
     const position = tf.add(tf.gather(weight('image.row'), rows), tf.gather(weight('image.column'), columns));
     // The pointer's keys: the patch's content alone (with its position, a query could name a
     // memorised place instead of finding what is there).
-    const local = normed as tf.Tensor2D;
+    const local = config.gridPointer ? (normed as tf.Tensor2D) : undefined;
     let x = tf.reshape(tf.add(tf.reshape(normed, [imageCount, perImage, d]), position), [imageCount * perImage, d]) as tf.Tensor2D;
     const shape = { batch: imageCount, length: perImage, heads: config.headCount };
     for (let layer = 0; layer < config.encoderLayers; layer++) {
@@ -187,9 +192,11 @@ export class VisionLanguageModel {
     if (merge === 1) return { encoded, local };
     const concatenated = mergePatchBlocks(encoded, { images: imageCount, patches: grid, merge });
     const hidden = gelu(linear(concatenated, weight('image.merger.up.weight'), weight('image.merger.up.bias'))) as tf.Tensor2D;
-    // A merged token's local features: the mean of its patches'.
+    const merged = linear(hidden, weight('image.merger.down.weight'), weight('image.merger.down.bias'));
+    if (!local) return { encoded: merged, local };
+    // A merged token's content for the pointer: the mean of its patches'.
     const mergedLocal = tf.div(tf.addN(tf.split(mergePatchBlocks(local, { images: imageCount, patches: grid, merge }), merge * merge, 1)), merge * merge) as tf.Tensor2D;
-    return { encoded: linear(hidden, weight('image.merger.down.weight'), weight('image.merger.down.bias')), local: mergedLocal };
+    return { encoded: merged, local: mergedLocal };
   }
 
   /** What the patch projection reads: the raw pixels, or the stem's per-pixel features averaged in blocks. */
@@ -242,7 +249,7 @@ export class VisionLanguageModel {
     if (!inputs.patches) return { x: x as tf.Tensor2D, pointerKeys: inputs.pointer ? tf.zeros([batch * length, d]) : undefined };
     const { encoded, local } = this.encodeImagesWithLocal(inputs.patches);
     x = tf.add(x, this.placeImageTokens(inputs, encoded));
-    return { x: x as tf.Tensor2D, pointerKeys: inputs.pointer ? this.placeImageTokens(inputs, local) : undefined };
+    return { x: x as tf.Tensor2D, pointerKeys: inputs.pointer && local ? this.placeImageTokens(inputs, local) : undefined };
   }
 
   /** Image-token rows [images·tokens, d] at their `<image_pad>` slots of the sequence, zeros elsewhere: [batch·length, d]. */
@@ -306,11 +313,6 @@ export class VisionLanguageModel {
     return { logits, values, cache, pointer: pointerCacheOf(config, pointer.keys, weight, pointer.inputs, pointer.batch) };
   }
 
-  /** Token ids of the digits 0–9 (the grid pointer's cell names). */
-  private get digitIds(): number[] {
-    this.digitIdCache ??= Array.from({ length: 10 }, (_, digit) => this.tokenizer.encode(String(digit))[0] ?? this.tokenizer.unknownId);
-    return this.digitIdCache;
-  }
 
   /**
    * Differentiable per-token log-probs, entropies and values for trainers (see LogProbsAndValues).
