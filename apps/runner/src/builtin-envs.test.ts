@@ -18,9 +18,9 @@ describe('env packages are found through their package.json', () => {
     const manifest = join(dirname(fileURLToPath(import.meta.url)), '..', 'package.json');
     expect(findEnvPackages(manifest).map(({ name, register }) => ({ name, register }))).toEqual([
       { name: '@saccade/env-grid', register: ['registerGridEnvs'] },
+      { name: '@saccade/env-grounded', register: ['registerGroundingEnvs'] },
       { name: '@saccade/env-procedural', register: ['registerProceduralEnvs'] },
       { name: '@saccade/env-vqa', register: ['registerVqaEnvs'] },
-      { name: '@saccade/grounding', register: ['registerGroundingEnvs'] },
     ]);
     await registerBuiltinEnvs(manifest);
     const ids = listEnvs();

@@ -1,8 +1,7 @@
 import { loadCheckpoint, VisionLanguageModel } from '@saccade/models';
 import type { RunEvent } from '@saccade/spec';
-import { trainGrpo, trainPpo, trainSft, type PlayedBatch, type PolicyEvaluation } from '@saccade/trainers';
-import { loadSftImages, readSftFile } from '@saccade/grounding';
-import { chatTrajectory } from '@saccade/rollout';
+import { trainGrpo, trainPpo, trainSft, type PolicyEvaluation } from '@saccade/trainers';
+import { sftDemonstrations } from '@saccade/datagen';
 import { envFactory } from './env-factory';
 import type { LoadedCheckpoint } from '@saccade/models';
 import type { RunFolder } from '@saccade/runs';
@@ -49,20 +48,6 @@ export function plannedPhases(config: TrainConfig, resumeFrom?: { phase: 'sft' |
 /** The settings of the phase after SFT, if the algorithm has one. */
 export function secondPhase(config: TrainConfig): { steps: number; timeLimitSeconds: number } | undefined {
   return config.algorithm === 'ppo' ? config.ppo : config.algorithm === 'grpo' ? config.grpo : undefined;
-}
-
-/** SFT demonstrations from the config's SFT files, as trajectories the trainers tokenise like played episodes. */
-export async function loadSftFiles(files: readonly string[]): Promise<PlayedBatch | undefined> {
-  if (files.length === 0) return undefined;
-  const batch: PlayedBatch = { trajectories: [], images: new Map() };
-  for (const file of files) {
-    for (const record of await readSftFile(file)) {
-      const { trajectory, images } = chatTrajectory(record.messages, await loadSftImages(record), { id: record.id, envId: record.dataset, agentId: record.method, metadata: { file, taskId: record.taskId } });
-      batch.trajectories.push(trajectory);
-      for (const [hash, image] of images) batch.images.set(hash, image);
-    }
-  }
-  return batch;
 }
 
 export async function prepareTrainRun(config: TrainConfig, folder: RunFolder, resume: boolean): Promise<TrainRunSetup> {
@@ -117,7 +102,7 @@ export async function runTraining(config: TrainConfig, folder: RunFolder, setup:
   let step = resumeFrom?.step ?? 0;
   const sftPending = config.sft.steps > 0 && (!resumeFrom || (resumeFrom.phase === 'sft' && !resumeFrom.complete));
   if (sftPending) {
-    const demonstrations = await loadSftFiles(config.sftFiles);
+    const demonstrations = config.sftFiles.length > 0 ? await sftDemonstrations(config.sftFiles) : undefined;
     const result = await trainSft(
       model,
       {

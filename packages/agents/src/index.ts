@@ -24,6 +24,10 @@ export { parseTrajectoriesJsonl, readTrajectories, readTrajectoriesSync, traject
 export { MockAgent, createMockAgent } from './scripted/mock-agent';
 export type { MockAgentSettings, MockResponse, RecordedCall } from './scripted/mock-agent';
 
+// Continuing a partial answer (MCTS expansions, forced final answers).
+export { applyStop, continueAnswer, partialAnswer, withoutPartialAnswer } from './continue/continue-answer';
+export { CONTINUE_FINAL_MESSAGE_BODY, createContinuingOpenAIAgent } from './continue/continuing-openai-agent';
+
 // Prompt building and VISTA reflection feedback.
 export { applyHistoryWindow } from './prompt/apply-history-window';
 export { applyPromptView, buildMessages, PROMPT_VIEWS } from './prompt/build-messages';

@@ -34,7 +34,8 @@ export { sampleToken } from './sample-token';
 export type { SampleSettings, SampledToken } from './sample-token';
 export { createRandom } from './seeded-random';
 export type { RandomSource } from './seeded-random';
-export { createImageDecoder, createModelAgent, fitPrompt, partialAssistantText } from './model-agent';
+export { createImageDecoder, createModelAgent, fitPrompt } from './model-agent';
+export { createContinuingModelAgent } from './continuing-model-agent';
 export type { ModelAgentSettings, ModelGenerator } from './model-agent';
 
 // Training.

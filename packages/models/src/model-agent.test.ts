@@ -1,7 +1,8 @@
 import sharp from 'sharp';
 import { beforeAll, expect, it } from 'vitest';
 import { initBackend } from '../test/helpers';
-import { applyChatTemplate, createModelAgent, decodeImageData, fitPrompt, imageTokenCount, partialAssistantText, VisionLanguageModel } from './index';
+import type { Message } from '@saccade/spec';
+import { applyChatTemplate, createContinuingModelAgent, createModelAgent, decodeImageData, fitPrompt, imageTokenCount, VisionLanguageModel } from './index';
 
 beforeAll(initBackend);
 
@@ -53,10 +54,24 @@ it('continues a final assistant message with continueFinalMessage, and answers a
   const continuing = await createModelAgent({ model, maxTokens: 3, continueFinalMessage: true }).act({ messages });
   // The question's prompt, then the partial answer's tokens: not closed, no second <|assistant|>.
   expect(continuing.usage?.inputTokens).toBe(template([question]).length + model.tokenizer.encode('<think>').length);
-  expect(partialAssistantText(messages)).toBe('<think>');
-  expect(partialAssistantText([question])).toBeUndefined();
   const answering = await createModelAgent({ model, maxTokens: 3 }).act({ messages });
   expect(answering.usage?.inputTokens).toBe(template(messages).length);
+  model.dispose();
+});
+
+it('createContinuingModelAgent writes on from the partial answer: the prompt ends with <|assistant|> and the prefix, not closed', async () => {
+  const model = VisionLanguageModel.create({ preset: 'tiny', seed: 0 });
+  const question: Message = { role: 'user', content: [{ type: 'image', image: { data: await png(400, { r: 0, g: 170, b: 0 }), mediaType: 'image/png' } }, { type: 'text', text: 'Colour?' }] };
+  const agent = createContinuingModelAgent({ model, seed: 5, maxTokens: 6, temperature: 0 });
+  const { outputs, usage } = await agent.act({ messages: [question, { role: 'assistant', content: '<think>\n(1' }] });
+  // The same greedy continuation, from the tokens built by hand.
+  const sequence = applyChatTemplate(model.tokenizer, [question], { imageTokens: imageTokenCount(model.config), addGenerationPrompt: true });
+  const tokens = [...sequence.tokens, ...model.tokenizer.encode('<think>\n(1')];
+  const images = await Promise.all(sequence.images.map((image) => decodeImageData(image, model.config.imageSize)));
+  const expected = (await model.generate({ prompts: [{ tokens, images }], temperature: 0, maxTokens: 6, seed: 5 }))[0]![0]!;
+  expect(outputs[0]!.tokens).toHaveLength(6);
+  expect(outputs[0]!.text).toBe(expected.text);
+  expect(usage?.inputTokens).toBe(tokens.length);
   model.dispose();
 });
 

@@ -1,4 +1,4 @@
-import type { Agent, AgentActBatchOptions, AgentActOptions, AgentResponse, ImageData, Message } from '@saccade/spec';
+import { partialAssistantText, type Agent, type AgentActBatchOptions, type AgentActOptions, type AgentResponse, type ImageData } from '@saccade/spec';
 import type { GeneratedSample, GenerateOptions } from './generate';
 import { applyChatTemplate } from './chat-template';
 import { decodeImageData } from './decode-image-data';
@@ -27,13 +27,6 @@ export interface ModelAgentSettings {
   continueFinalMessage?: boolean;
   /** Generates in the model's place: a trainer's DataParallel, so that sampling uses every thread. Default: the model. */
   generator?: ModelGenerator;
-}
-
-/** The text of the last message when it is the assistant's (a partial answer to continue), else undefined. */
-export function partialAssistantText(messages: readonly Message[]): string | undefined {
-  const last = messages[messages.length - 1];
-  if (last?.role !== 'assistant') return undefined;
-  return typeof last.content === 'string' ? last.content : last.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('');
 }
 
 /** What generates for the agent: the model itself, or a trainer's DataParallel sharing the work over its threads. */

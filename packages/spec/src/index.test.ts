@@ -1,9 +1,9 @@
 import { expect, test } from 'vitest';
 import * as spec from './index';
 
-// Besides constants and errors, spec holds the one media-type sniffer: it has no dependencies, so
-// core and image (a leaf otherwise) share it.
-test('runtime exports are the constants, the errors and the media-type sniffer only', () => {
+// Besides constants and errors, spec holds the one media-type sniffer (it has no dependencies, so
+// core and image, a leaf otherwise, share it) and the continuation convention every agent reads.
+test('runtime exports are the constants, the errors, the media-type sniffer and the continuation convention only', () => {
   expect(Object.keys(spec).sort()).toEqual([
     'ConformanceError',
     'EnvAlreadyRegisteredError',
@@ -18,9 +18,18 @@ test('runtime exports are the constants, the errors and the media-type sniffer o
     'TimeoutError',
     'ToolExecutionError',
     'detectImageMediaType',
+    'partialAssistantText',
   ]);
   expect(spec.detectImageMediaType(new Uint8Array([0xff, 0xd8, 0xff, 0xe0]))).toBe('image/jpeg');
   expect(spec.detectImageMediaType(new Uint8Array([0x47, 0x49, 0x46, 0x38]))).toBeUndefined();
   expect(spec.IMAGE_PLACEHOLDER).toBe('<image>');
   expect(spec.SPECIFICATION_VERSION).toBe('v1');
+});
+
+test('a last assistant message is the partial answer to continue; its text parts are joined', () => {
+  const question = { role: 'user' as const, content: 'Where?' };
+  expect(spec.partialAssistantText([question, { role: 'assistant', content: [{ type: 'text', text: '<think>' }, { type: 'text', text: '\n(1' }] }])).toBe('<think>\n(1');
+  expect(spec.partialAssistantText([question, { role: 'assistant', content: '' }])).toBe('');
+  expect(spec.partialAssistantText([question])).toBeUndefined();
+  expect(spec.partialAssistantText([])).toBeUndefined();
 });

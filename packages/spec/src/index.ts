@@ -6,6 +6,7 @@ export type { ImageData, ImageMediaType } from './v1/image-data';
 export { detectImageMediaType } from './v1/detect-image-media-type';
 export type { ActionSpace, DiscreteActionSpace, TextActionSpace, ToolCallActionSpace } from './v1/action-space';
 export type { ContentPart, ImagePart, Message, MessageRole, TextPart } from './v1/message';
+export { partialAssistantText } from './v1/partial-assistant-text';
 export type { Observation } from './v1/observation';
 export type {
   CheckpointSavedEvent,

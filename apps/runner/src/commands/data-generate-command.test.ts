@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readSftFile, readTreeFile } from '@saccade/grounding';
+import { readSftFile, readTreeFile } from '@saccade/datagen';
 import { renderSvg } from '@saccade/image';
 import { saveCheckpoint, VisionLanguageModel } from '@saccade/models';
 import { initTensor } from '@saccade/tensor';

@@ -1,18 +1,10 @@
 import { dirname, join, basename, extname } from 'node:path';
 import { type VisionQATask } from '@saccade/env-vqa';
-import {
-  createContinuingModelAgent,
-  createContinuingOpenAIAgent,
-  createNoisyGroundingAgent,
-  generateSftData,
-  GROUNDING_TASK_ENV_IDS,
-  groundingTaskSource,
-  TaskLookup,
-  type GenerateSftDataResult,
-  type MctsSettings,
-  type PointCropPresetName,
-  type SftForm,
-} from '@saccade/grounding';
+import { createContinuingOpenAIAgent } from '@saccade/agents';
+import { createNoisyGroundingAgent, generateSftData, TaskLookup, type GenerateSftDataResult, type MctsSettings, type SftForm } from '@saccade/datagen';
+import { GROUNDING_TASK_ENV_IDS, groundingTaskSource } from '@saccade/env-grounded';
+import { createContinuingModelAgent } from '@saccade/models';
+import type { PointCropPresetName } from '@saccade/tool-zoom';
 import { SaccadeError, type Agent } from '@saccade/spec';
 import { Command } from 'commander';
 import { EXIT_FAILURE, EXIT_SUCCESS, EXIT_USAGE } from '../exit-codes';

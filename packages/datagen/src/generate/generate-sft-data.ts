@@ -1,0 +1,173 @@
+import { join } from 'node:path';
+import type { TaskSource } from '@saccade/env-vqa';
+import { InvalidArgumentError, type Agent } from '@saccade/spec';
+import { formatChain } from '../search/chain-text';
+import { chainToDialogue } from '../search/chain-dialogue';
+import { countAgentCalls } from '../search/counting-agent';
+import { correctRollouts, linearizeTree } from '../search/linearize-tree';
+import { runMcts, type MctsSettings } from '../search/mcts';
+import { writeTreeFile } from '../search/tree-file';
+import { GroundedSearchEnv } from '@saccade/env-grounded';
+import { playGroundedEpisodes } from './play-grounded-episode';
+import type { CropSettings, PointCropPresetName } from '@saccade/tool-zoom';
+import { writeSftFile, type SftForm, type SftMethod, type SftRecord } from '../sft/sft-file';
+import { sampleSingleTurn } from './best-of-n';
+import { multiTurnChat, prepareTask, singleTurnChat, singleTurnMessages, type PreparedTask } from './prepare-task';
+import { selectExamples } from './select-examples';
+
+export interface GenerateSftDataOptions {
+  method: SftMethod;
+  /** The tasks: a procedural generator, a task file (V*Bench, ScreenSpot), any env-vqa source. */
+  source: TaskSource;
+  /** Which tasks of the source (indices). */
+  taskIndices: readonly number[];
+  agent: Agent;
+  /** The SFT file to write (JSONL); images go to `images/` beside it. */
+  output: string;
+  /** single-turn (default): one grounded response; multi-turn: crops come back as turns. */
+  form?: SftForm;
+  /** best-of-n: samples per task (default 8). */
+  n?: number;
+  /** mcts: the search settings (ViGoRL's by default). */
+  mcts?: Partial<MctsSettings>;
+  /** mcts: folder for the tree files (JSON, one per task); none are written without it. */
+  treesFolder?: string;
+  temperature?: number;
+  /** Token limit of a response, a turn or a rollout (default: the agent's; MCTS: its `maxRolloutTokens`). */
+  maxTokens?: number;
+  /** Most examples per task (default 8). */
+  maxPerTask?: number;
+  seed?: number;
+  preset?: PointCropPresetName | 'auto';
+  crop?: Partial<CropSettings>;
+  /** Crops per multi-turn example (default 4). */
+  maxCrops?: number;
+  /** Called after each task. */
+  onTask?: (summary: TaskGenerationSummary) => void;
+  signal?: AbortSignal;
+}
+
+export interface TaskGenerationSummary {
+  taskId: string;
+  /** Generations spent on the task. */
+  generations: number;
+  /** Correct trajectories found (distinct): best-of-n samples kept, or the tree's correct rollouts. */
+  correct: number;
+  /** Candidate examples (MCTS: linearised chains) and those written after dedupe and balance. */
+  candidates: number;
+  kept: number;
+  /** The tree file, for MCTS with a trees folder. */
+  treeFile?: string;
+}
+
+export interface GenerateSftDataResult {
+  output: string;
+  method: SftMethod;
+  form: SftForm;
+  tasks: number;
+  records: number;
+  generations: number;
+  actCalls: number;
+  perTask: TaskGenerationSummary[];
+}
+
+const safeName = (id: string) => id.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 120);
+
+/**
+ * Makes SFT data for grounded reasoning and writes it as an SFT file: best-of-n (sample n
+ * responses per task, keep the correct ones) or ViGoRL's MCTS (grow a tree per task, save it,
+ * linearise it into chains with the backtracking pattern), in the single-turn form or the
+ * multi-turn one (crops as turns), deduplicated and balanced by task.
+ */
+export async function generateSftData(options: GenerateSftDataOptions): Promise<GenerateSftDataResult> {
+  const { method, source, taskIndices, output, form = 'single-turn', n = 8, maxPerTask = 8, seed = 0, temperature = 1, maxCrops = 4, maxTokens, signal } = options;
+  const tokenLimit = maxTokens === undefined ? {} : { maxTokens };
+  if (method !== 'mcts' && method !== 'best-of-n') throw new InvalidArgumentError({ argument: 'method', expected: 'mcts | best-of-n', value: method });
+  if (form !== 'single-turn' && form !== 'multi-turn') throw new InvalidArgumentError({ argument: 'form', expected: 'single-turn | multi-turn', value: form });
+  if (!Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError({ argument: 'n', expected: 'a positive integer', value: n });
+  const agent = countAgentCalls(options.agent);
+  const records: SftRecord[] = [];
+  const perTask: TaskGenerationSummary[] = [];
+  const env = method === 'best-of-n' && form === 'multi-turn' ? new GroundedSearchEnv({ source, mode: 'multi-turn', maxCrops, preset: options.preset ?? 'auto', ...(options.crop ? { crop: options.crop } : {}) }) : undefined;
+  try {
+    for (const index of taskIndices) {
+      signal?.throwIfAborted();
+      const task = await source.get(index);
+      const prepared = await prepareTask(task, { preset: options.preset ?? 'auto', ...(options.crop ? { crop: options.crop } : {}) });
+      const before = agent.generations;
+      let candidates: SftRecord[] = [];
+      let correct = 0;
+      let treeFile: string | undefined;
+      const base = { taskId: task.id, dataset: task.dataset, method, form };
+      if (method === 'best-of-n' && env !== undefined) {
+        const episodes = await playGroundedEpisodes(env, agent, { taskIndex: index, count: n, temperature, ...tokenLimit, ...(signal ? { signal } : {}) });
+        episodes.forEach((played, sample) => {
+          const signals = played.final.info.signals as { accuracy?: number; format?: number } | undefined;
+          if (signals?.accuracy !== 1 || signals.format !== 1) return;
+          correct++;
+          const answer = String(played.final.info.prediction ?? '');
+          candidates.push({ ...base, id: `${task.id}-best-of-n-${sample}`, messages: played.messages, images: played.images, answer, metadata: { reward: played.final.reward, crops: played.images.length - 1 } });
+        });
+      } else if (method === 'best-of-n') {
+        const samples = await sampleSingleTurn(agent, prepared, { n, temperature, ...tokenLimit, ...(signal ? { signal } : {}) });
+        samples.forEach((sample, position) => {
+          if (!sample.keep) return;
+          correct++;
+          candidates.push({
+            ...base,
+            id: `${task.id}-best-of-n-${position}`,
+            messages: [...singleTurnChat(task), { role: 'assistant', content: sample.text }],
+            images: [prepared.image],
+            answer: sample.reward.answer ?? '',
+            metadata: { reward: sample.reward.reward },
+          });
+        });
+      } else {
+        const mcts = { temperature, ...(maxTokens === undefined ? {} : { maxRolloutTokens: maxTokens }), ...options.mcts };
+        const result = await runMcts(agent, { messages: singleTurnMessages(prepared), score: (answer) => (prepared.checker(answer, task).correct ? 1 : 0) }, { ...mcts, ...(signal ? { signal } : {}) });
+        if (options.treesFolder !== undefined) {
+          treeFile = join(options.treesFolder, `${safeName(task.id)}.json`);
+          writeTreeFile(treeFile, {
+            format: 'saccade-mcts-tree',
+            version: 1,
+            task: { id: task.id, dataset: task.dataset, question: task.question, answer: task.answer, ...(task.choices ? { choices: task.choices } : {}), imageSize: prepared.size },
+            agentId: options.agent.id,
+            settings: result.settings,
+            usage: result.usage,
+            root: result.root,
+          });
+        }
+        correct = correctRollouts(result.root).length;
+        const chains = linearizeTree(result.root);
+        candidates = await Promise.all(
+          chains.map(async (chain, position) => {
+            const metadata = { backtracks: chain.backtracks, depth: chain.depth, steps: chain.steps.length };
+            const id = `${task.id}-mcts-${position}`;
+            if (form === 'single-turn') {
+              return { ...base, id, messages: [...singleTurnChat(task), { role: 'assistant' as const, content: formatChain(chain) }], images: [prepared.image], answer: chain.answer, metadata };
+            }
+            return chainRecord({ ...base, id, answer: chain.answer, metadata }, prepared, await chainToDialogue(chain, { image: prepared.image, imageSize: prepared.size, cropTool: prepared.cropTool, dot: prepared.crop.dot !== false, maxCrops }), maxCrops);
+          }),
+        );
+      }
+      const kept = selectExamples(task.id, candidates, { maxPerTask, seed });
+      records.push(...kept);
+      const summary: TaskGenerationSummary = { taskId: task.id, generations: agent.generations - before, correct, candidates: candidates.length, kept: kept.length, ...(treeFile ? { treeFile } : {}) };
+      perTask.push(summary);
+      options.onTask?.(summary);
+    }
+  } finally {
+    await env?.close();
+  }
+  writeSftFile(output, records);
+  return { output, method, form, tasks: perTask.length, records: records.length, generations: agent.generations, actCalls: agent.actCalls, perTask };
+}
+
+function chainRecord(base: Omit<SftRecord, 'messages' | 'images'>, prepared: PreparedTask, dialogue: Awaited<ReturnType<typeof chainToDialogue>>, maxCrops: number): SftRecord {
+  return {
+    ...base,
+    messages: [...multiTurnChat(prepared.task, maxCrops), ...dialogue.messages],
+    images: [prepared.image, ...dialogue.crops],
+    metadata: { ...base.metadata, crops: dialogue.crops.length },
+  };
+}

@@ -1,0 +1,44 @@
+// Playing the grounded env with any agent, a group of samples at a time.
+export { GROUNDED_STOP, playGroundedEpisode, playGroundedEpisodes } from './generate/play-grounded-episode';
+export type { PlayedGroundedEpisode, PlayGroundedEpisodeOptions, PlayGroundedEpisodesOptions } from './generate/play-grounded-episode';
+
+// The scripted noisy agent: a sampling VLM's stand-in that grounds near the target, for tests and benches.
+export { createNoisyGroundingAgent } from './agents/noisy-grounding-agent';
+export type { NoisyGroundingAgentSettings } from './agents/noisy-grounding-agent';
+export { firstImage, groundTruthOf, TaskLookup } from './agents/task-lookup';
+export type { GroundTruth } from './agents/task-lookup';
+
+// Search: MCTS over thought steps, tree files, linearisation.
+export { DEFAULT_MCTS_SETTINGS, resolveMctsSettings, runMcts, uctScore } from './search/mcts';
+export type { MctsNode, MctsResult, MctsRollout, MctsSettings, MctsTask } from './search/mcts';
+export { chainKey, formatChain, readContinuation, thinkPrefix } from './search/chain-text';
+export type { ReadContinuation, ReasoningChain } from './search/chain-text';
+export { allRollouts, correctRollouts, linearizeTree } from './search/linearize-tree';
+export type { LinearizedChain, LinearizeOptions } from './search/linearize-tree';
+export { chainToDialogue } from './search/chain-dialogue';
+export type { ChainDialogue, ChainDialogueOptions } from './search/chain-dialogue';
+export { readTreeFile, writeTreeFile } from './search/tree-file';
+export type { MctsTreeFile, TreeTaskInfo } from './search/tree-file';
+export { countAgentCalls } from './search/counting-agent';
+export type { CountingAgent } from './search/counting-agent';
+
+// Data generation for SFT.
+export { generateSftData } from './generate/generate-sft-data';
+export type { GenerateSftDataOptions, GenerateSftDataResult, TaskGenerationSummary } from './generate/generate-sft-data';
+export { sampleSingleTurn } from './generate/best-of-n';
+export type { SampleSingleTurnOptions, ScoredSample } from './generate/best-of-n';
+export { multiTurnChat, prepareTask, singleTurnChat, singleTurnMessages } from './generate/prepare-task';
+export type { PreparedTask, PrepareTaskOptions } from './generate/prepare-task';
+export { exampleKey, selectExamples } from './generate/select-examples';
+export type { SelectExamplesOptions } from './generate/select-examples';
+export { compareSearchMethods } from './generate/compare-search';
+export type { CompareSearchOptions, MethodStatistics, SearchComparison, TaskComparison } from './generate/compare-search';
+
+// The SFT file (trained on by @saccade/trainers' trainSft).
+export { loadSftImages, readSftFile, sftFileLineSchema, writeSftFile } from './sft/sft-file';
+export type { SftFileRecord, SftForm, SftMessage, SftMethod, SftRecord } from './sft/sft-file';
+export { sftDemonstrations } from './sft/sft-demonstrations';
+export type { SftDemonstrations } from './sft/sft-demonstrations';
+
+// Errors.
+export { GroundingFileError } from './errors/grounding-file-error';
