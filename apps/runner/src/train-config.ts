@@ -24,8 +24,11 @@ export const trainConfigSchema = z
       .object({
         preset: z.enum(['tiny', 'small']).default('small'),
         seed: z.number().int().default(0),
-        /** Changes to the preset's ModelConfig, e.g. {imageSize: 48, patchSize: 8} for 8 px Sokoban cells. */
-        config: z.record(z.string(), z.number()).optional(),
+        /**
+         * Changes to the preset's ModelConfig, e.g. {imageSize: 48, patchSize: 8} for 8 px Sokoban
+         * cells, or {gridPointer: true, stemPooling: max}; the model checks each value.
+         */
+        config: z.record(z.string(), z.union([z.number(), z.boolean(), z.string()])).optional(),
       })
       .strict()
       .prefault({}),

@@ -22,6 +22,9 @@ describe('validateModelConfig', () => {
     expect(() => validateModelConfig({ ...small, stemChannels: 8, stemPool: 3 })).toThrow(
       new RangeError('ModelConfig.stemPool must be a positive divisor of patchSize (8); got 3.'),
     );
+    expect(() => validateModelConfig({ ...small, stemChannels: 8, stemPooling: 'median' as 'max' })).toThrow(
+      new RangeError("ModelConfig.stemPooling must be 'mean' or 'max'; got median."),
+    );
     expect(() => validateModelConfig({ ...small, patchSize: 7 })).toThrow(
       new RangeError('ModelConfig.imageSize (64) must be a multiple of patchSize (7).'),
     );

@@ -25,8 +25,14 @@ export interface ModelConfig {
    * a per-pixel feature tells them apart wherever the dot falls.
    */
   stemChannels?: number;
-  /** The stem's features are averaged over stemPool × stemPool pixel blocks (a divisor of patchSize; default 1). */
+  /** The stem's features are pooled over stemPool × stemPool pixel blocks (a divisor of patchSize; default 1). */
   stemPool?: number;
+  /**
+   * How a block's features are pooled: `mean` (default), or `max` (a smooth maximum,
+   * (1/β)·log mean exp(β·f) with β = 30): a feature that a few pixels light up (a small dot) is as
+   * strong in its block as one a whole shape lights, where a mean dilutes it by the block's area.
+   */
+  stemPooling?: 'mean' | 'max';
   /**
    * Digit tokens can point at the latest image (grid-pointer.ts): the digits 0…G−1 (G image tokens
    * per side, at most 10) get the column and row marginals of a pointer attention over that image's
@@ -117,6 +123,9 @@ export function validateModelConfig(config: ModelConfig): ModelConfig {
   }
   if (!Number.isInteger(stemPool) || stemPool <= 0 || config.patchSize % stemPool !== 0) {
     throw new RangeError(`ModelConfig.stemPool must be a positive divisor of patchSize (${config.patchSize}); got ${String(config.stemPool)}.`);
+  }
+  if (config.stemPooling !== undefined && config.stemPooling !== 'mean' && config.stemPooling !== 'max') {
+    throw new RangeError(`ModelConfig.stemPooling must be 'mean' or 'max'; got ${String(config.stemPooling)}.`);
   }
   if (config.gridPointer !== undefined && typeof config.gridPointer !== 'boolean') {
     throw new RangeError(`ModelConfig.gridPointer must be true or false; got ${String(config.gridPointer)}.`);

@@ -118,6 +118,31 @@ describe('VisionLanguageModel', () => {
     expect(Math.max(...rawA!.flat().map((value, index) => Math.abs(value - rawB!.flat()[index]!)))).toBeGreaterThan(1e-3);
   });
 
+  it("pools the stem's features by a smooth maximum: gradients match finite differences, and a dot moves its patch's token more than a mean lets it", () => {
+    const model = VisionLanguageModel.create({ preset: 'tiny', seed: 4, config: { imageSize: 32, patchSize: 8, stemChannels: 4, stemPool: 2, stemPooling: 'max' } });
+    const examples = [example(model, '<answer>Left</answer>', cellImage(32, 5, [20, 20, 200], [250, 250, 250]))];
+    expectGradientsMatchFiniteDifferences(model, examples, ['image.stem.weight', 'image.stem.bias', 'image.patch.weight']);
+    model.dispose();
+    // One 2 × 2 red dot in a pale 8 × 8 patch, pooled over the whole patch.
+    const dot = solidImage(32, [240, 240, 240]);
+    for (let dy = 0; dy < 2; dy++) for (let dx = 0; dx < 2; dx++) dot.data.set([224, 32, 32], ((9 + dy) * 32 + 17 + dx) * 3);
+    const shift = (stemPooling: 'mean' | 'max') => {
+      const pooled = VisionLanguageModel.create({ preset: 'tiny', seed: 6, config: { imageSize: 32, patchSize: 8, stemChannels: 4, stemPool: 8, stemPooling } });
+      const encode = (image: typeof dot) =>
+        tf.tidy(() => {
+          const inputs = pooled.prepare([example(pooled, 'Up', image)]);
+          const encoded = pooled.encodeImages(inputs.patches!).arraySync();
+          inputs.dispose();
+          return encoded.flat();
+        });
+      const [withDot, blank] = [encode(dot), encode(solidImage(32, [240, 240, 240]))];
+      pooled.dispose();
+      return Math.max(...withDot.map((value, index) => Math.abs(value - blank[index]!)));
+    };
+    const [maxShift, meanShift] = [shift('max'), shift('mean')];
+    expect(maxShift).toBeGreaterThan(meanShift * 4);
+  });
+
   it('encodes a batch of images larger than the stem works on at once the same as each image alone', () => {
     const model = VisionLanguageModel.create({ preset: 'tiny', seed: 7, config: { imageSize: 32, patchSize: 8, stemChannels: 2, stemPool: 4 } });
     const images = Array.from({ length: 260 }, (_, index) => cellImage(32, index % 16, [240, 240, 240], [200, 20 + index, 20]));

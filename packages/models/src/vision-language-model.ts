@@ -44,6 +44,13 @@ export interface LogProbsAndValues {
 
 let modelCount = 0;
 
+/**
+ * β of the stem's smooth maximum: measured on visual search (a 4-px red dot among larger shapes,
+ * 128-px view, 8 × 8 cells), 30 found the dot's cell for 86.5 % of held-out images after 100 steps,
+ * 10 for 50 %, and 1 (nearly a mean) stayed at chance.
+ */
+const STEM_MAX_SHARPNESS = 30;
+
 /** Patches the pixel stem works on at once (a training batch of 32 two-image episodes at 8 × 8 patches). */
 const STEM_CHUNK_PATCHES = 4096;
 
@@ -214,8 +221,12 @@ export class VisionLanguageModel {
         const features = tf.relu(linear(pixels, weight('image.stem.weight'), weight('image.stem.bias')));
         if (pool === 1) return tf.reshape(features, [count, side * side * channels]);
         const blocks = tf.reshape(features, [count, side / pool, pool, side / pool, pool, channels]);
-        // A mean, not a max: flat regions tie, and tfjs' max gradient goes to every tied element.
-        return tf.reshape(tf.mean(blocks, [2, 4]), [count, (side / pool) ** 2 * channels]);
+        if (config.stemPooling !== 'max') return tf.reshape(tf.mean(blocks, [2, 4]), [count, (side / pool) ** 2 * channels]);
+        // A smooth maximum, (1/β)·log mean exp(β·f): a hard max's gradient goes to every tied
+        // element of a flat region; this one's goes to the pixels that lit the feature.
+        const values = tf.reshape(tf.transpose(blocks, [0, 1, 3, 5, 2, 4]), [count, side / pool, side / pool, channels, pool * pool]);
+        const pooled = tf.div(tf.sub(tf.logSumExp(tf.mul(values, STEM_MAX_SHARPNESS), 4), Math.log(pool * pool)), STEM_MAX_SHARPNESS);
+        return tf.reshape(pooled, [count, (side / pool) ** 2 * channels]);
       });
     // Per-pixel features are patchSize² times the patches' rows: an evaluation's batch of images
     // at once would not fit the wasm heap, so they are made a slice at a time.
