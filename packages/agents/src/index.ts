@@ -25,7 +25,7 @@ export { MockAgent, createMockAgent } from './scripted/mock-agent';
 export type { MockAgentSettings, MockResponse, RecordedCall } from './scripted/mock-agent';
 
 // Continuing a partial answer (MCTS expansions, forced final answers).
-export { applyStop, continueAnswer, partialAnswer, withoutPartialAnswer } from './continue/continue-answer';
+export { applyStop, continueAnswer, withoutPartialAnswer } from './continue/continue-answer';
 export { CONTINUE_FINAL_MESSAGE_BODY, createContinuingOpenAIAgent } from './continue/continuing-openai-agent';
 
 // Prompt building and VISTA reflection feedback.

@@ -224,8 +224,7 @@ export class VisionLanguageModel {
         if (config.stemPooling !== 'max') return tf.reshape(tf.mean(blocks, [2, 4]), [count, (side / pool) ** 2 * channels]);
         // A smooth maximum, (1/β)·log mean exp(β·f): a hard max's gradient goes to every tied
         // element of a flat region; this one's goes to the pixels that lit the feature.
-        const values = tf.reshape(tf.transpose(blocks, [0, 1, 3, 5, 2, 4]), [count, side / pool, side / pool, channels, pool * pool]);
-        const pooled = tf.div(tf.sub(tf.logSumExp(tf.mul(values, STEM_MAX_SHARPNESS), 4), Math.log(pool * pool)), STEM_MAX_SHARPNESS);
+        const pooled = tf.div(tf.sub(tf.logSumExp(tf.mul(blocks, STEM_MAX_SHARPNESS), [2, 4]), Math.log(pool * pool)), STEM_MAX_SHARPNESS);
         return tf.reshape(pooled, [count, (side / pool) ** 2 * channels]);
       });
     // Per-pixel features are patchSize² times the patches' rows: an evaluation's batch of images

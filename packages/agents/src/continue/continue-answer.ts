@@ -1,15 +1,8 @@
 import { partialAssistantText, type Agent, type AgentActOptions, type AgentResponse, type Message } from '@saccade/spec';
 
-/**
- * The partial answer an agent is asked to continue: the text of the last message when it is the
- * assistant's (spec's continuation convention, read by the model agent's `continueFinalMessage`
- * and by vLLM's `continue_final_message`), else undefined.
- */
-export const partialAnswer: (messages: readonly Message[]) => string | undefined = partialAssistantText;
-
 /** The messages without a trailing partial answer. */
 export function withoutPartialAnswer(messages: readonly Message[]): Message[] {
-  return partialAnswer(messages) === undefined ? messages.slice() : messages.slice(0, -1);
+  return partialAssistantText(messages) === undefined ? messages.slice() : messages.slice(0, -1);
 }
 
 /**

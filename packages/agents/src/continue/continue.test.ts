@@ -1,14 +1,14 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Agent, AgentActOptions, Message } from '@saccade/spec';
+import { partialAssistantText, type Agent, type AgentActOptions, type Message } from '@saccade/spec';
 import { describe, expect, it } from 'vitest';
-import { applyStop, continueAnswer, partialAnswer, withoutPartialAnswer } from './continue-answer';
+import { applyStop, continueAnswer, withoutPartialAnswer } from './continue-answer';
 import { CONTINUE_FINAL_MESSAGE_BODY, createContinuingOpenAIAgent } from './continuing-openai-agent';
 
 describe('the continuation convention', () => {
   it('a last assistant message is the partial answer; stop strings cut after the first match', () => {
     const messages: Message[] = [{ role: 'user', content: 'Q' }, { role: 'assistant', content: [{ type: 'text', text: '<think>\n' }] }];
-    expect([partialAnswer(messages), partialAnswer(messages.slice(0, 1))]).toEqual(['<think>\n', undefined]);
+    expect([partialAssistantText(messages), partialAssistantText(messages.slice(0, 1))]).toEqual(['<think>\n', undefined]);
     expect(withoutPartialAnswer(messages)).toEqual(messages.slice(0, 1));
     expect(applyStop('step one\nstep two\n</think><answer>B</answer>', ['</answer>', '\n'])).toBe('step one\n');
     expect(applyStop('no stop here', ['\n'])).toBe('no stop here');

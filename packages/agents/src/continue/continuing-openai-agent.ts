@@ -1,7 +1,6 @@
 import { createLimiter } from '../create-limiter';
 import { createOpenAICompatibleAgent, type OpenAICompatibleAgentSettings } from '../openai/create-openai-compatible-agent';
-import type { Agent, AgentActOptions, AgentResponse } from '@saccade/spec';
-import { partialAnswer } from './continue-answer';
+import { partialAssistantText, type Agent, type AgentActOptions, type AgentResponse } from '@saccade/spec';
 
 /** What vLLM and SGLang read to continue the last assistant message instead of opening a new one. */
 export const CONTINUE_FINAL_MESSAGE_BODY = { continue_final_message: true, add_generation_prompt: false } as const;
@@ -20,7 +19,7 @@ export function createContinuingOpenAIAgent(settings: OpenAICompatibleAgentSetti
     specificationVersion: 'v1',
     id: fresh.id,
     act(options: AgentActOptions): Promise<AgentResponse> {
-      return (partialAnswer(options.messages) === undefined ? fresh : continuing).act(options);
+      return (partialAssistantText(options.messages) === undefined ? fresh : continuing).act(options);
     },
   };
 }

@@ -1,8 +1,7 @@
 import { createRng, parsePoints, parseToolCalls, type Point, type Rng } from '@saccade/core';
-import { InvalidArgumentError, InvalidStateError, type Agent, type AgentActOptions, type AgentResponse, type Message } from '@saccade/spec';
-import { distanceToBox } from '@saccade/env-grounded';
-import { callPoint, searchCoordinateCall } from '@saccade/env-grounded';
-import { applyStop, partialAnswer } from '@saccade/agents';
+import { InvalidArgumentError, InvalidStateError, partialAssistantText, type Agent, type AgentActOptions, type AgentResponse, type Message } from '@saccade/spec';
+import { callPoint, distanceToBox, searchCoordinateCall } from '@saccade/env-grounded';
+import { applyStop } from '@saccade/agents';
 import type { GroundTruth, TaskLookup } from './task-lookup';
 
 export interface NoisyGroundingAgentSettings {
@@ -183,7 +182,7 @@ export function createNoisyGroundingAgent(settings: NoisyGroundingAgentSettings)
       }
       const system = messages.find((message) => message.role === 'system');
       const multiTurn = system !== undefined && textOf(system).includes('<tool_call>');
-      const prefix = partialAnswer(messages);
+      const prefix = partialAssistantText(messages);
       const outputs = Array.from({ length: n }, () => {
         // Multi turn, a partial answer can only be the forced final answer (`… <answer>`).
         const text = multiTurn ? nextTurn(rng, truth, messages, resolved, prefix !== undefined) : continueThinking(rng, truth, prefix ?? '', resolved);

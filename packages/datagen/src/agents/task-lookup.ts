@@ -2,8 +2,7 @@ import type { BoundingBox } from '@saccade/core';
 import { oracleAnswer, type VisionQATask } from '@saccade/env-vqa';
 import { contentHash, imageSize, loadImage } from '@saccade/image';
 import { InvalidArgumentError, type ImageData, type Message } from '@saccade/spec';
-import type { ImageSize } from '@saccade/env-grounded';
-import { targetBoxOf } from '@saccade/env-grounded';
+import { targetBoxOf, type ImageSize } from '@saccade/env-grounded';
 
 /** What a scripted agent knows of a task: where the answer lies and what to answer. */
 export interface GroundTruth {

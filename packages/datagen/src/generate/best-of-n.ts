@@ -1,6 +1,5 @@
 import type { Agent } from '@saccade/spec';
-import { scoreGroundedEpisode, type GroundedReward } from '@saccade/env-grounded';
-import { parseGroundedResponse } from '@saccade/env-grounded';
+import { parseGroundedResponse, scoreGroundedEpisode, type GroundedReward } from '@saccade/env-grounded';
 import { lines, type ReasoningChain } from '../search/chain-text';
 import type { PreparedTask } from './prepare-task';
 import { singleTurnMessages } from './prepare-task';

@@ -1,11 +1,10 @@
 import { parsePoints } from '@saccade/core';
 import type { VisionQATask } from '@saccade/env-vqa';
 import type { Agent } from '@saccade/spec';
-import { distanceToBox } from '@saccade/env-grounded';
+import { distanceToBox, targetBoxOf } from '@saccade/env-grounded';
 import { chainKey, type ReasoningChain } from '../search/chain-text';
 import { allRollouts, correctRollouts, linearizeTree } from '../search/linearize-tree';
 import { resolveMctsSettings, runMcts, type MctsSettings } from '../search/mcts';
-import { targetBoxOf } from '@saccade/env-grounded';
 import { sampleSingleTurn } from './best-of-n';
 import { prepareTask, singleTurnMessages } from './prepare-task';
 

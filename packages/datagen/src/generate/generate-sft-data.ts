@@ -1,15 +1,15 @@
 import { join } from 'node:path';
 import type { TaskSource } from '@saccade/env-vqa';
 import { InvalidArgumentError, type Agent } from '@saccade/spec';
+import { GroundedSearchEnv } from '@saccade/env-grounded';
+import type { CropSettings, PointCropPresetName } from '@saccade/tool-zoom';
 import { formatChain } from '../search/chain-text';
 import { chainToDialogue } from '../search/chain-dialogue';
 import { countAgentCalls } from '../search/counting-agent';
 import { correctRollouts, linearizeTree } from '../search/linearize-tree';
 import { runMcts, type MctsSettings } from '../search/mcts';
 import { writeTreeFile } from '../search/tree-file';
-import { GroundedSearchEnv } from '@saccade/env-grounded';
 import { playGroundedEpisodes } from './play-grounded-episode';
-import type { CropSettings, PointCropPresetName } from '@saccade/tool-zoom';
 import { writeSftFile, type SftForm, type SftMethod, type SftRecord } from '../sft/sft-file';
 import { sampleSingleTurn } from './best-of-n';
 import { multiTurnChat, prepareTask, singleTurnChat, singleTurnMessages, type PreparedTask } from './prepare-task';

@@ -2,9 +2,8 @@ import { findAnswerChecker, getAnswerChecker, type AnswerChecker } from '@saccad
 import type { VisionQATask } from '@saccade/env-vqa';
 import { imageSize, loadImage } from '@saccade/image';
 import { InvalidArgumentError, type ImageData, type Message, type Tool } from '@saccade/spec';
-import type { ImageSize } from '@saccade/env-grounded';
+import { groundedTaskPrompt, multiTurnSystemPrompt, singleTurnSystemPrompt, type ImageSize } from '@saccade/env-grounded';
 import { createGroundedCropTool, presetForTask, resolveCropSettings, type CropSettings, type PointCropPresetName } from '@saccade/tool-zoom';
-import { groundedTaskPrompt, multiTurnSystemPrompt, singleTurnSystemPrompt } from '@saccade/env-grounded';
 
 /** A task ready to search: its image loaded, its checker and its crop tool picked. */
 export interface PreparedTask {

@@ -1,8 +1,6 @@
 import { parsePoints, runTool, type Point } from '@saccade/core';
 import type { ImageData, Tool } from '@saccade/spec';
-import { pointInImage, type ImageSize } from '@saccade/env-grounded';
-import { searchCoordinateCall } from '@saccade/env-grounded';
-import { budgetSpentNote, cropObservation, FINAL_THINK, FORCED_ANSWER_PREFIX } from '@saccade/env-grounded';
+import { budgetSpentNote, cropObservation, FINAL_THINK, FORCED_ANSWER_PREFIX, pointInImage, searchCoordinateCall, type ImageSize } from '@saccade/env-grounded';
 import type { ReasoningChain } from './chain-text';
 
 /** A multi-turn dialogue after the first user turn: assistant and user messages, and the crops in order. */

@@ -1,13 +1,12 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FileFormatError, type Agent, type AgentActOptions } from '@saccade/spec';
+import { FileFormatError, partialAssistantText, type Agent, type AgentActOptions } from '@saccade/spec';
 import { TaskFileError } from '@saccade/env-vqa';
 import { afterAll, describe, expect, it } from 'vitest';
-import { squareScene } from '../../test/scenes';
-import { partialAnswer } from '@saccade/agents';
-import { GroundingFileError } from '../errors/grounding-file-error';
 import { createGroundedCropTool } from '@saccade/tool-zoom';
+import { squareScene } from '../../test/scenes';
+import { GroundingFileError } from '../errors/grounding-file-error';
 import { formatChain } from './chain-text';
 import { chainToDialogue } from './chain-dialogue';
 import { linearizeTree } from './linearize-tree';
@@ -23,7 +22,7 @@ function scripted(given: Record<string, string[]>): Agent & { asks: string[] } {
     id: 'scripted',
     asks,
     async act({ messages, n = 1, stop = [] }: AgentActOptions) {
-      const key = `${partialAnswer(messages) ?? ''}|${stop.join(',')}`;
+      const key = `${partialAssistantText(messages) ?? ''}|${stop.join(',')}`;
       asks.push(key);
       const outputs = script[key]?.splice(0, n) ?? [];
       if (outputs.length !== n) throw new Error(`no script for ${JSON.stringify(key)} (n = ${n})`);

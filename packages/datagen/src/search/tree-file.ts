@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { describeZodIssue } from '@saccade/env-vqa';
+import { writeFileAtomic } from '@saccade/runs';
 import { GroundingFileError } from '../errors/grounding-file-error';
 import { DEFAULT_MCTS_SETTINGS, type MctsNode, type MctsResult, type MctsSettings } from './mcts';
-import { writeFileAtomic } from '@saccade/runs';
 
 /** The task an MCTS tree was grown for, as the tree file records it. */
 export interface TreeTaskInfo {

@@ -5,8 +5,8 @@ import { contentHash, loadImage } from '@saccade/image';
 import { IMAGE_PLACEHOLDER, type ImageData } from '@saccade/spec';
 import { z } from 'zod';
 import { describeReceived, describeZodIssue } from '@saccade/env-vqa';
-import { GroundingFileError } from '../errors/grounding-file-error';
 import { writeFileAtomic } from '@saccade/runs';
+import { GroundingFileError } from '../errors/grounding-file-error';
 
 export type SftMethod = 'mcts' | 'best-of-n';
 export type SftForm = 'single-turn' | 'multi-turn';
