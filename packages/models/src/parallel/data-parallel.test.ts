@@ -1,3 +1,5 @@
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as tf from '@tensorflow/tfjs-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { initBackend, solidImage } from '../../test/helpers';
@@ -87,6 +89,16 @@ it('names a loss module that does not export the loss', async () => {
     /exports no function noSuchLoss/,
   );
   await local.close();
+  model.dispose();
+});
+
+it("a step fails with the error of this thread's shard, and closing while a worker's shard is pending leaves no rejection unhandled", async () => {
+  const model = VisionLanguageModel.create({ preset: 'tiny', seed: 2 });
+  const pair = await DataParallel.create(model, { workers: 1 });
+  const loss = { module: pathToFileURL(join(dirname(fileURLToPath(import.meta.url)), '../../test/main-thread-failing-loss.mjs')).href, export: 'failOnMainThread' };
+  const batch = examples(model);
+  await expect(pair.computeGradients(loss, batch, { targetTokens: 10 })).rejects.toThrow("the main thread's shard failed");
+  await pair.close();
   model.dispose();
 });
 

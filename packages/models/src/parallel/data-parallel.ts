@@ -122,7 +122,15 @@ export class DataParallel {
     const replies = remote.map((shard, index) =>
       this.request(this.workers[index]!, { kind: 'gradients', id: this.nextId++, weights: weights!, loss, shard, context }),
     );
-    const own = shardGradients(this.model, lossFunction, local, context);
+    let own: ShardGradients;
+    try {
+      own = shardGradients(this.model, lossFunction, local, context);
+    } catch (error) {
+      // The workers' replies still come, or are rejected when the caller closes: handled here, so
+      // the error the caller meets is this shard's (as generate's shares are awaited together).
+      for (const reply of replies) reply.catch(() => {});
+      throw error;
+    }
     let settled: WorkerReply[];
     try {
       settled = await Promise.all(replies);
