@@ -9,7 +9,9 @@ import {
   DataParallel,
   imageTokenCount,
   sftLossReference,
+  sftShardLoss,
   sftStep,
+  shardGradients,
   splitIntoShards,
   VisionLanguageModel,
   type SftExample,
@@ -80,6 +82,24 @@ it('a step with a worker thread updates the weights as a one-thread step does', 
   shardedOptimizer.dispose();
   single.dispose();
   sharded.dispose();
+});
+
+it("differentiates a shard over parts of at most maxTokens tokens and sums them: one pass's loss and gradients", () => {
+  const model = VisionLanguageModel.create({ preset: 'tiny', seed: 5 });
+  const batch = examples(model);
+  const context = { targetTokens: batch.reduce((sum, example) => sum + example.lossMask.slice(1).reduce((a, b) => a + b, 0), 0) };
+  const before = tf.memory().numTensors;
+  const whole = shardGradients(model, sftShardLoss, batch, context, Infinity);
+  // Each example is longer than half the bound: five parts of one example each.
+  const parts = shardGradients(model, sftShardLoss, batch, context, batch[0]!.tokens.length + 1);
+  expect(parts.loss).toBeCloseTo(whole.loss, 5);
+  whole.gradients.forEach((gradient, index) => {
+    const difference = tf.tidy(() => tf.max(tf.abs(tf.sub(gradient, parts.gradients[index]!))).dataSync()[0]!);
+    expect(difference).toBeLessThan(1e-5);
+  });
+  tf.dispose([...whole.gradients, ...parts.gradients]);
+  expect(tf.memory().numTensors).toBe(before);
+  model.dispose();
 });
 
 it('names a loss module that does not export the loss', async () => {

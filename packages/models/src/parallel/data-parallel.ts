@@ -9,7 +9,7 @@ import type { GenerateOptions, GeneratedSample } from '../generate';
 import type { VisionLanguageModel } from '../vision-language-model';
 import { flattenTensors, unflattenTensors } from './flat-weights';
 import { resolveLoss } from './resolve-loss';
-import { shardGradients, type ShardGradients } from './shard-gradients';
+import { addShardGradients, exampleCost, shardGradients, type ShardGradients } from './shard-gradients';
 import type { LossReference, ShardLoss } from './shard-loss';
 import type { WorkerReply, WorkerRequest } from './worker-messages';
 
@@ -48,11 +48,6 @@ export function splitIntoShards<Example>(examples: readonly Example[], shardCoun
   }
   // Keep each shard in the batch's order, so that results do not depend on the split's order.
   return shards.map((shard) => shard.items.sort((a, b) => a.index - b.index).map((item) => item.example));
-}
-
-function defaultCost(example: unknown): number {
-  const tokens = (example as { tokens?: { length: number } } | null)?.tokens;
-  return tokens ? tokens.length : 1;
 }
 
 /**
@@ -115,7 +110,7 @@ export class DataParallel {
     if (this.closed) throw new Error('DataParallel was closed.');
     if (this.failure) throw this.failure;
     const lossFunction = (await resolveLoss(loss)) as ShardLoss<Example, Context>;
-    const shards = splitIntoShards(examples, this.threadCount, defaultCost).filter((shard) => shard.length > 0);
+    const shards = splitIntoShards(examples, this.threadCount, exampleCost).filter((shard) => shard.length > 0);
     const [local = [], ...remote] = shards;
     const weights = remote.length > 0 ? flattenTensors(this.model.trainableVariables) : undefined;
     // Post the workers' shards first, so they run while this thread does its own.
@@ -138,19 +133,12 @@ export class DataParallel {
       tf.dispose(own.gradients);
       throw error;
     }
-    const metrics = { ...own.metrics };
-    let lossValue = own.loss;
-    let gradients = own.gradients;
+    let total = own;
     for (const reply of settled) {
       if (!reply.ok || reply.ready || !('gradients' in reply)) continue;
-      const parts = unflattenTensors(reply.gradients, gradients);
-      const summed = gradients.map((gradient, index) => tf.add(gradient, parts[index]!));
-      tf.dispose([...gradients, ...parts]);
-      gradients = summed;
-      lossValue += reply.loss;
-      for (const [name, value] of Object.entries(reply.metrics)) metrics[name] = (metrics[name] ?? 0) + value;
+      total = addShardGradients(total, { gradients: unflattenTensors(reply.gradients, total.gradients), loss: reply.loss, metrics: reply.metrics });
     }
-    return { gradients, loss: lossValue, metrics };
+    return total;
   }
 
   /**
