@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
-import type { PointerCache } from './grid-pointer';
+import { disposePointerCache, mapPointerCache, type PointerCache } from './grid-pointer';
 import type { ModelSequence } from './model-inputs';
 import { sampleToken, type SampleSettings } from './sample-token';
 import { createRandom } from './seeded-random';
@@ -195,7 +195,7 @@ async function decodeWithCache(
           x = step.output;
           return { keys: step.keys, values: step.values };
         });
-        const pointer = previous.pointer ? { keys: tf.clone(select(previous.pointer.keys)), valid: tf.clone(select(previous.pointer.valid)) } : undefined;
+        const pointer = previous.pointer ? mapPointerCache(previous.pointer, (tensor) => tf.clone(select(tensor))) : undefined;
         const logits = model.heads(x, undefined, pointer ? { cache: pointer } : undefined).logits;
         return pointer ? { logits, caches, keyBias, pointer } : { logits, caches, keyBias };
       });
@@ -248,7 +248,13 @@ function prefill(model: VisionLanguageModel, options: GenerateOptions, n: number
         })),
         keyBias: expand(slices.map((slice) => slice.keyBias)),
         ...(slices[0]!.pointer
-          ? { pointer: { keys: expand(slices.map((slice) => slice.pointer!.keys)), valid: expand(slices.map((slice) => slice.pointer!.valid)) } }
+          ? {
+              pointer: {
+                keys: expand(slices.map((slice) => slice.pointer!.keys)),
+                valid: expand(slices.map((slice) => slice.pointer!.valid)),
+                ...(slices[0]!.pointer.values ? { values: expand(slices.map((slice) => slice.pointer!.values!)) } : {}),
+              },
+            }
           : {}),
       };
     });
@@ -259,7 +265,7 @@ function prefill(model: VisionLanguageModel, options: GenerateOptions, n: number
 
 function disposeState(state: DecodeState): void {
   tf.dispose([state.logits, state.keyBias, ...state.caches.flatMap((layer) => [layer.keys, layer.values])]);
-  if (state.pointer) tf.dispose([state.pointer.keys, state.pointer.valid]);
+  if (state.pointer) disposePointerCache(state.pointer);
 }
 
 async function decodeWithoutCache(

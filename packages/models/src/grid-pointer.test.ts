@@ -53,8 +53,8 @@ it('points: digits after a bracket name the cell of a small dot, learned in 40 s
   expect(without).toBeLessThan(withPointer - 0.5);
 });
 
-it('decodes the same with and without the KV cache (the cache keeps the last image pointer keys)', async () => {
-  const model = VisionLanguageModel.create({ preset: 'tiny', seed: 3, config: { gridPointer: true } });
+it.each([undefined, 'pointer', 'max'] as const)('decodes the same with and without the KV cache (the cache keeps the last image pointer keys; readout %s)', async (imageReadout) => {
+  const model = VisionLanguageModel.create({ preset: 'tiny', seed: 3, config: { gridPointer: true, ...(imageReadout ? { imageReadout } : {}) } });
   const examples = pointingExamples(model, 6, 50);
   // Prompts of different lengths (left padding) and one without an image (no pointer there).
   const prompts = examples.map((example, index) => {
@@ -66,6 +66,15 @@ it('decodes the same with and without the KV cache (the cache keeps the last ima
   expect(cached.map(([sample]) => sample?.tokens)).toEqual(uncached.map(([sample]) => sample?.tokens));
   expect(cached.flat().map((sample) => sample.logProbs.map((value) => value.toFixed(3)))).toEqual(uncached.flat().map((sample) => sample.logProbs.map((value) => value.toFixed(3))));
   model.dispose();
+});
+
+it('refuses a readout without the pointer masks it reads through, and an unknown readout', () => {
+  expect(() => VisionLanguageModel.create({ preset: 'tiny', config: { imageReadout: 'max' } })).toThrow(
+    "ModelConfig.imageReadout reads the latest image through the grid pointer's masks: it needs gridPointer: true.",
+  );
+  expect(() => VisionLanguageModel.create({ preset: 'tiny', config: { gridPointer: true, imageReadout: 'mean' as 'max' } })).toThrow(
+    "ModelConfig.imageReadout must be 'pointer' or 'max'; got mean.",
+  );
 });
 
 it('refuses a pointer over more than ten cells a side: a digit names one cell', () => {

@@ -1,5 +1,6 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { patchGrid, type ModelConfig } from './model-config';
+import { maxReadoutCache, maxReadoutStep, maxReadoutTerms, readoutOf } from './image-readout';
 import type { WeightLookup } from './transformer-layers';
 
 /**
@@ -39,11 +40,13 @@ export interface PointerInputs {
   lastImageTokens: tf.Tensor1D;
   /** [batch]: 1 where the row has an image. */
   rowHasImage: tf.Tensor1D;
+  /** [batch·images·G²]: flat row·length+column index of every image's tokens (0 for a row's missing images). */
+  imageTokens: tf.Tensor1D;
 }
 
 /** Disposes every tensor of the pointer inputs. */
 export function disposePointerInputs(inputs: PointerInputs): void {
-  tf.dispose([inputs.queryImage, inputs.keyImage, inputs.keyColumn, inputs.keyRow, inputs.hasImage, inputs.lastImageTokens, inputs.rowHasImage]);
+  tf.dispose([inputs.queryImage, inputs.keyImage, inputs.keyColumn, inputs.keyRow, inputs.hasImage, inputs.lastImageTokens, inputs.rowHasImage, inputs.imageTokens]);
 }
 
 /**
@@ -76,6 +79,7 @@ export function buildPointerInputs(config: ModelConfig, tokens: Int32Array, batc
   const hasImage = new Float32Array(batch * length);
   const lastImageTokens = new Int32Array(batch * perImage);
   const rowHasImage = new Float32Array(batch);
+  const imageTokens = new Int32Array(batch * maxImages * perImage);
   for (let row = 0; row < batch; row++) {
     let latest = -1;
     for (let column = 0; column < length; column++) {
@@ -84,6 +88,7 @@ export function buildPointerInputs(config: ModelConfig, tokens: Int32Array, batc
       if (image >= 0) {
         keyImage[at * maxImages + image] = 1;
         const index = indexInImage[at] ?? 0;
+        imageTokens[(row * maxImages + image) * perImage + index] = at;
         keyColumn[at * side + (index % side)] = 1;
         keyRow[at * side + Math.floor(index / side)] = 1;
         // An image counts for queries from its last token on: every key it has is then in the past.
@@ -108,6 +113,7 @@ export function buildPointerInputs(config: ModelConfig, tokens: Int32Array, batc
     hasImage: tf.tensor2d(hasImage, [batch * length, 1]),
     lastImageTokens: tf.tensor1d(lastImageTokens, 'int32'),
     rowHasImage: tf.tensor1d(rowHasImage),
+    imageTokens: tf.tensor1d(imageTokens, 'int32'),
   };
 }
 
@@ -118,7 +124,27 @@ export type PointerCache = {
   keys: tf.Tensor3D;
   /** [rows]: 1 where the row's prompt has an image. */
   valid: tf.Tensor1D;
+  /** The readout's part of the last image ([rows, G², d] tokens for 'pointer', [rows, 1, d] pooled for 'max'; config.imageReadout). */
+  values?: tf.Tensor3D;
 };
+
+/** Applies `map` to every tensor of a pointer cache (a generation selects, repeats and clones them). */
+export function mapPointerCache(cache: PointerCache, map: <T extends tf.Tensor>(tensor: T) => T): PointerCache {
+  return { keys: map(cache.keys), valid: map(cache.valid), ...(cache.values ? { values: map(cache.values) } : {}) };
+}
+
+/** Disposes every tensor of a pointer cache. */
+export function disposePointerCache(cache: PointerCache): void {
+  tf.dispose([cache.keys, cache.valid, ...(cache.values ? [cache.values] : [])]);
+}
+
+/** What the pointer adds to the LM head's logits, and with the readout to the state the head reads. */
+export interface PointerTerms {
+  /** [rows, V]: the digit logits' pointer terms (zeros off the digits). */
+  digits: tf.Tensor2D;
+  /** [rows, d]: the readout of where the pointer looks (config.imageReadout). */
+  readout?: tf.Tensor2D;
+}
 
 /** Probabilities below this are read as it: a log-probability stays finite (≥ −13.8). */
 const FLOOR = 1e-6;
@@ -139,8 +165,15 @@ function placeOnDigits(config: ModelConfig, normed: tf.Tensor2D, weight: WeightL
   return tf.matMul(digits, placement);
 }
 
-/** Pointer terms of the digit logits for every position of a full sequence ([batch·length, V]). */
-export function pointerLogits(config: ModelConfig, normed: tf.Tensor2D, keyStates: tf.Tensor2D, weight: WeightLookup, inputs: PointerInputs, batch: number, length: number, digitIds: readonly number[]): tf.Tensor2D {
+/** What a full sequence's pointer reads: the key states and, for the readout, the image tokens ([batch·length, d] each). */
+export interface PointerStates {
+  keys: tf.Tensor2D;
+  values?: tf.Tensor2D;
+}
+
+/** Pointer terms for every position of a full sequence (digits [batch·length, V], readout [batch·length, d]). */
+export function pointerTerms(config: ModelConfig, normed: tf.Tensor2D, states: PointerStates, weight: WeightLookup, inputs: PointerInputs, batch: number, length: number, digitIds: readonly number[]): PointerTerms {
+  const keyStates = states.keys;
   const h = pointerDimension(config);
   const side = pointerGridSide(config);
   const query = tf.reshape(tf.matMul(normed, weight('pointer.query.weight')), [batch, length, h]);
@@ -153,18 +186,26 @@ export function pointerLogits(config: ModelConfig, normed: tf.Tensor2D, keyState
   const total = tf.add(tf.sum(weights, -1, true), tf.sub(1, tf.reshape(inputs.hasImage, [batch, length, 1])));
   const column = tf.reshape(tf.div(tf.matMul(weights, inputs.keyColumn), total), [batch * length, side]) as tf.Tensor2D;
   const row = tf.reshape(tf.div(tf.matMul(weights, inputs.keyRow), total), [batch * length, side]) as tf.Tensor2D;
-  return placeOnDigits(config, normed, weight, centredLog(column), centredLog(row), inputs.hasImage, digitIds);
+  const digits = placeOnDigits(config, normed, weight, centredLog(column), centredLog(row), inputs.hasImage, digitIds);
+  if (!config.imageReadout || !states.values) return { digits };
+  if (config.imageReadout === 'max') return { digits, readout: maxReadoutTerms(config, weight, states.values, inputs, batch, length) };
+  const values = tf.reshape(states.values, [batch, length, config.modelDimension]);
+  const attended = tf.reshape(tf.div(tf.matMul(weights, values), total), [batch * length, config.modelDimension]) as tf.Tensor2D;
+  return { digits, readout: readoutOf(weight, attended, inputs.hasImage) };
 }
 
-/** Each row's last image's pointer keys, from a prefill's decoder inputs ([batch·length, d]). */
-export function pointerCacheOf(config: ModelConfig, keyStates: tf.Tensor2D, weight: WeightLookup, inputs: PointerInputs, batch: number): PointerCache {
+/** Each row's last image's pointer keys (and readout values), from a prefill's states ([batch·length, d]). */
+export function pointerCacheOf(config: ModelConfig, states: PointerStates, weight: WeightLookup, inputs: PointerInputs, batch: number): PointerCache {
   const tokens = pointerGridSide(config) ** 2;
-  const keys = tf.matMul(tf.gather(keyStates, inputs.lastImageTokens), weight('pointer.key.weight'));
-  return { keys: tf.reshape(keys, [batch, tokens, pointerDimension(config)]) as tf.Tensor3D, valid: tf.clone(inputs.rowHasImage) };
+  const keys = tf.matMul(tf.gather(states.keys, inputs.lastImageTokens), weight('pointer.key.weight'));
+  const cache: PointerCache = { keys: tf.reshape(keys, [batch, tokens, pointerDimension(config)]) as tf.Tensor3D, valid: tf.clone(inputs.rowHasImage) };
+  if (!config.imageReadout || !states.values) return cache;
+  if (config.imageReadout === 'max') return { ...cache, values: maxReadoutCache(config, weight, states.values, inputs, batch) };
+  return { ...cache, values: tf.reshape(tf.gather(states.values, inputs.lastImageTokens), [batch, tokens, config.modelDimension]) as tf.Tensor3D };
 }
 
-/** Pointer terms of the digit logits for one new position per row ([rows, V]), against the cached keys. */
-export function pointerStepLogits(config: ModelConfig, normed: tf.Tensor2D, weight: WeightLookup, cache: PointerCache, digitIds: readonly number[]): tf.Tensor2D {
+/** Pointer terms for one new position per row (digits [rows, V], readout [rows, d]), against the cached keys. */
+export function pointerStepTerms(config: ModelConfig, normed: tf.Tensor2D, weight: WeightLookup, cache: PointerCache, digitIds: readonly number[]): PointerTerms {
   const h = pointerDimension(config);
   const side = pointerGridSide(config);
   const rows = normed.shape[0];
@@ -174,5 +215,10 @@ export function pointerStepLogits(config: ModelConfig, normed: tf.Tensor2D, weig
   // Token k of the grid is row ⌊k/G⌋, column k mod G: sum over rows for the column marginal.
   const column = tf.sum(probabilities, 1) as tf.Tensor2D;
   const row = tf.sum(probabilities, 2) as tf.Tensor2D;
-  return placeOnDigits(config, normed, weight, centredLog(column), centredLog(row), tf.reshape(cache.valid, [rows, 1]), digitIds);
+  const valid = tf.reshape(cache.valid, [rows, 1]) as tf.Tensor2D;
+  const digits = placeOnDigits(config, normed, weight, centredLog(column), centredLog(row), valid, digitIds);
+  if (!config.imageReadout || !cache.values) return { digits };
+  if (config.imageReadout === 'max') return { digits, readout: maxReadoutStep(weight, cache.values, valid) };
+  const attended = tf.reshape(tf.matMul(tf.reshape(probabilities, [rows, 1, side * side]), cache.values), [rows, config.modelDimension]) as tf.Tensor2D;
+  return { digits, readout: readoutOf(weight, attended, valid) };
 }

@@ -39,6 +39,13 @@ export interface ModelConfig {
    * tokens, so a call's `[c,r]` names the cell the model looks at. Absent or false: plain digits.
    */
   gridPointer?: boolean;
+  /**
+   * With the grid pointer: a summary of the latest image goes through a small MLP and is added to
+   * the state the LM head reads (image-readout.ts), so an answer reads what a crop shows.
+   * 'pointer': the image's tokens weighted by where the pointer looks from the position; 'max': a
+   * smooth maximum of projected tokens per feature. Absent: no readout.
+   */
+  imageReadout?: 'pointer' | 'max';
   /** Width of every hidden state (encoder and decoder). */
   modelDimension: number;
   headCount: number;
@@ -129,6 +136,12 @@ export function validateModelConfig(config: ModelConfig): ModelConfig {
   }
   if (config.gridPointer !== undefined && typeof config.gridPointer !== 'boolean') {
     throw new RangeError(`ModelConfig.gridPointer must be true or false; got ${String(config.gridPointer)}.`);
+  }
+  if (config.imageReadout !== undefined && config.imageReadout !== 'pointer' && config.imageReadout !== 'max') {
+    throw new RangeError(`ModelConfig.imageReadout must be 'pointer' or 'max'; got ${String(config.imageReadout)}.`);
+  }
+  if (config.imageReadout && !config.gridPointer) {
+    throw new RangeError('ModelConfig.imageReadout reads the latest image through the grid pointer\'s masks: it needs gridPointer: true.');
   }
   if (config.gridPointer && patchGrid(config) / config.mergeSize > 10) {
     throw new RangeError(`ModelConfig.gridPointer names cells with one digit each: at most 10 image tokens per side; got ${patchGrid(config) / config.mergeSize}.`);

@@ -123,6 +123,16 @@ export function parameterSpecs(config: ModelConfig): ParameterSpec[] {
       { name: 'pointer.gate.bias', shape: [2], init: ones },
     );
   }
+  if (config.gridPointer && config.imageReadout) {
+    if (config.imageReadout === 'max') {
+      specs.push({ name: 'readout.value.weight', shape: [d, d], init: normal(1 / Math.sqrt(d)) }, { name: 'readout.value.bias', shape: [d], init: zeros });
+    }
+    specs.push(
+      { name: 'readout.up.weight', shape: [d, d], init: normal(1 / Math.sqrt(d)) },
+      { name: 'readout.up.bias', shape: [d], init: zeros },
+      { name: 'readout.down.weight', shape: [d, d], init: normal(0.02) },
+    );
+  }
   return specs;
 }
 

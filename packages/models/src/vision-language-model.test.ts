@@ -92,6 +92,14 @@ describe('VisionLanguageModel', () => {
     model.dispose();
   });
 
+  it.each(['pointer', 'max'] as const)('has an image readout (%s) whose gradients match finite differences', (imageReadout) => {
+    const model = VisionLanguageModel.create({ preset: 'tiny', seed: 4, config: { imageSize: 32, patchSize: 8, gridPointer: true, imageReadout } });
+    const examples = [example(model, '<answer>Left</answer>', cellImage(32, 5, [20, 20, 200], [250, 250, 250]))];
+    const readout = imageReadout === 'max' ? ['readout.value.weight', 'readout.up.weight', 'readout.down.weight'] : ['readout.up.weight', 'readout.down.weight', 'pointer.query.weight', 'pointer.key.weight'];
+    expectGradientsMatchFiniteDifferences(model, examples, [...readout, 'image.patch.weight']);
+    model.dispose();
+  });
+
   it('sees a small dot the same wherever it lies in its patch once the stem pools the whole patch', () => {
     const dotAt = (x: number, y: number) => {
       const image = solidImage(32, [240, 240, 240]);

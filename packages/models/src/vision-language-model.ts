@@ -5,7 +5,7 @@ import { generate, type GenerateOptions, type GeneratedSample } from './generate
 import { countParameters, initialParameterValues, parameterSpecs } from './model-parameters';
 import { MASKED, prepareInputs, type ModelInputs, type ModelSequence } from './model-inputs';
 import { Tokenizer } from './tokenizer';
-import { pointerCacheOf, pointerLogits, pointerStepLogits, type PointerCache, type PointerInputs } from './grid-pointer';
+import { pointerCacheOf, pointerStepTerms, pointerTerms, type PointerCache, type PointerInputs, type PointerStates } from './grid-pointer';
 import { gelu, layerNorm, linear, transformerBlock, type WeightLookup } from './transformer-layers';
 
 export interface CreateModelOptions {
@@ -29,7 +29,7 @@ export interface ForwardOutput {
 }
 
 /** Where the grid pointer's keys come from: a full sequence's masks, or a generation's cache. */
-export type PointerSource = { inputs: PointerInputs; batch: number; length: number; keys: tf.Tensor2D } | { cache: PointerCache };
+export type PointerSource = { inputs: PointerInputs; batch: number; length: number; states: PointerStates } | { cache: PointerCache };
 
 /**
  * Per token t (aligned with the input tokens, [batch, length]): the log-probability of token t
@@ -243,8 +243,11 @@ export class VisionLanguageModel {
     return this.embedWithPointerKeys(inputs).x;
   }
 
-  /** `embed`, and with the grid pointer the patches' local features at their slots (zeros elsewhere). */
-  private embedWithPointerKeys(inputs: ModelInputs): { x: tf.Tensor2D; pointerKeys: tf.Tensor2D | undefined } {
+  /**
+   * `embed`, and with the grid pointer the patches' local features at their slots (zeros
+   * elsewhere), with the readout the image tokens at theirs.
+   */
+  private embedWithPointerKeys(inputs: ModelInputs): { x: tf.Tensor2D; pointer: PointerStates | undefined } {
     const { weight } = this;
     const d = this.config.modelDimension;
     const tokens = tf.gather(weight('token.embedding'), tf.reshape(inputs.tokens, [-1]));
@@ -256,10 +259,18 @@ export class VisionLanguageModel {
         )
       : tf.add(tokens, tf.gather(weight('position.embedding'), tf.reshape(inputs.positions, [-1])));
     // Without images the pointer has nothing to point at (its terms are masked); zeros keep a generation's cache uniform.
-    if (!inputs.patches) return { x: x as tf.Tensor2D, pointerKeys: inputs.pointer ? tf.zeros([batch * length, d]) : undefined };
+    if (!inputs.patches) {
+      if (!inputs.pointer) return { x: x as tf.Tensor2D, pointer: undefined };
+      const zeros = tf.zeros([batch * length, d]) as tf.Tensor2D;
+      return { x: x as tf.Tensor2D, pointer: this.config.imageReadout ? { keys: zeros, values: zeros } : { keys: zeros } };
+    }
     const { encoded, local } = this.encodeImagesWithLocal(inputs.patches);
-    x = tf.add(x, this.placeImageTokens(inputs, encoded));
-    return { x: x as tf.Tensor2D, pointerKeys: inputs.pointer && local ? this.placeImageTokens(inputs, local) : undefined };
+    const placed = this.placeImageTokens(inputs, encoded);
+    x = tf.add(x, placed);
+    if (!inputs.pointer || !local) return { x: x as tf.Tensor2D, pointer: undefined };
+    const keys = this.placeImageTokens(inputs, local);
+    if (!this.config.imageReadout) return { x: x as tf.Tensor2D, pointer: { keys } };
+    return { x: x as tf.Tensor2D, pointer: { keys, values: placed } };
   }
 
   /** Image-token rows [images·tokens, d] at their `<image_pad>` slots of the sequence, zeros elsewhere: [batch·length, d]. */
@@ -302,25 +313,31 @@ export class VisionLanguageModel {
       x = block.output;
       if (options.cache) cache.push({ keys: block.keys, values: block.values });
     }
-    const pointer = inputs.pointer && embedded.pointerKeys ? { inputs: inputs.pointer, batch, length, keys: embedded.pointerKeys } : undefined;
+    const pointer = inputs.pointer && embedded.pointer ? { inputs: inputs.pointer, batch, length, states: embedded.pointer } : undefined;
     return this.heads(x, options.cache ? cache : undefined, pointer);
   }
 
-  /** Final norm, LM head (with the grid pointer's digit terms) and value head on hidden states [rows, d]. */
+  /**
+   * Final norm, LM head (with the grid pointer's digit terms, and its readout added to the state
+   * the head reads) and value head on hidden states [rows, d].
+   */
   heads(hidden: tf.Tensor2D, cache?: ForwardOutput['cache'], pointer?: PointerSource): ForwardOutput {
     const { weight, config } = this;
     const normed = layerNorm(hidden, weight('decoder.norm.gain'), weight('decoder.norm.bias'), config.layerNormEpsilon) as tf.Tensor2D;
-    let logits = linear(normed, weight('head.weight'), weight('head.bias'));
     const values = tf.reshape(linear(normed, weight('value.weight'), weight('value.bias')), [-1]) as tf.Tensor1D;
-    if (!config.gridPointer || !pointer) return cache ? { logits, values, cache } : { logits, values };
-    const digits = this.digitIds;
-    if ('cache' in pointer) {
-      logits = tf.add(logits, pointerStepLogits(config, normed, weight, pointer.cache, digits));
+    if (!config.gridPointer || !pointer) {
+      const logits = linear(normed, weight('head.weight'), weight('head.bias'));
       return cache ? { logits, values, cache } : { logits, values };
     }
-    logits = tf.add(logits, pointerLogits(config, normed, pointer.keys, weight, pointer.inputs, pointer.batch, pointer.length, digits));
-    if (!cache) return { logits, values };
-    return { logits, values, cache, pointer: pointerCacheOf(config, pointer.keys, weight, pointer.inputs, pointer.batch) };
+    const digits = this.digitIds;
+    const terms =
+      'cache' in pointer
+        ? pointerStepTerms(config, normed, weight, pointer.cache, digits)
+        : pointerTerms(config, normed, pointer.states, weight, pointer.inputs, pointer.batch, pointer.length, digits);
+    const read = terms.readout ? (tf.add(normed, terms.readout) as tf.Tensor2D) : normed;
+    const logits = tf.add(linear(read, weight('head.weight'), weight('head.bias')), terms.digits) as tf.Tensor2D;
+    if (!cache || 'cache' in pointer) return cache ? { logits, values, cache } : { logits, values };
+    return { logits, values, cache, pointer: pointerCacheOf(config, pointer.states, weight, pointer.inputs, pointer.batch) };
   }
 
 
