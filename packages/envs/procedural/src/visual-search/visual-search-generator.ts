@@ -31,12 +31,20 @@ export interface VisualSearchOptions extends ProceduralSourceOptions {
    * question). One fixed colour makes the search a single hop: find that colour's dot.
    */
   targetColour?: ColourName;
+  /**
+   * The target's centre is the centre of a cell of a targetGrid × targetGrid grid over the image,
+   * never an edge cell (default: anywhere). A crop centred on the cell then holds the target in
+   * its middle: the task still needs finding and a closer look, without reading a shape at every
+   * offset in the crop (docs/training.md: reading measured alone).
+   */
+  targetGrid?: number;
 }
 
 interface VisualSearchSettings {
   size: number;
   question: VisualSearchQuestion;
   targetColour: ColourName | undefined;
+  targetGrid: number | undefined;
 }
 
 /** `[x1, y1, x2, y2]` in pixels. */
@@ -89,7 +97,7 @@ export const visualSearchGenerator: GeneratorDefinition<VisualSearchSettings> = 
   dataset: 'Procedural-VisualSearch',
   taskFamily: 'visual-search',
   checker: 'V*Bench',
-  options: ['size', 'question', 'targetColour'],
+  options: ['size', 'question', 'targetColour', 'targetGrid'],
   settings(options) {
     checkKnownOptions(options, this.options, 'visual-search');
     const size = (options as VisualSearchOptions).size ?? 2048;
@@ -100,17 +108,22 @@ export const visualSearchGenerator: GeneratorDefinition<VisualSearchSettings> = 
     if (targetColour !== undefined && (question !== 'shape' || !COLOUR_NAMES.includes(targetColour))) {
       throw new InvalidArgumentError({ argument: 'targetColour', expected: `with question 'shape', one of ${COLOUR_NAMES.join(', ')}`, value: targetColour });
     }
-    return { size, question, targetColour };
+    const targetGrid = (options as VisualSearchOptions).targetGrid;
+    if (targetGrid !== undefined && (!Number.isInteger(targetGrid) || targetGrid < 3 || targetGrid > 16)) {
+      throw new InvalidArgumentError({ argument: 'targetGrid', expected: 'an integer from 3 to 16 (cells a side)', value: targetGrid });
+    }
+    return { size, question, targetColour, targetGrid };
   },
-  generate(rng: Rng, { size, question, targetColour }, difficulty) {
+  generate(rng: Rng, { size, question, targetColour, targetGrid }, difficulty) {
     // Harder: a smaller target among more, similar-sized distractors.
     const radius = Math.round(lerp(difficulty, 30, 10));
     const distractorCount = levelInt(difficulty, 40, 400);
     const shape = rng.pick(TARGET_SHAPES);
     const drawn = rng.pick(COLOUR_NAMES);
     const colour = targetColour ?? drawn;
-    const x = rng.int(100, size - 100);
-    const y = rng.int(100, size - 100);
+    const cell = size / (targetGrid ?? 1);
+    const x = targetGrid ? Math.round((rng.int(1, targetGrid - 2) + 0.5) * cell) : rng.int(100, size - 100);
+    const y = targetGrid ? Math.round((rng.int(1, targetGrid - 2) + 0.5) * cell) : rng.int(100, size - 100);
     const target = targetSvg(shape, x, y, radius, COLOURS[colour]);
     const parts: string[] = [];
     // Pale patches break up the plain background, like regions of a photo.

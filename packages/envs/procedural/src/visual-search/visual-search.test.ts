@@ -72,6 +72,23 @@ describe('visual search generator', () => {
     expect(() => createVisualSearchSource({ question: 'shape', targetColour: 'pink' as never })).toThrow(/targetColour/);
   });
 
+  it('centres the target in an inner cell of a targetGrid × targetGrid grid, and refuses a grid it cannot use', () => {
+    const source = createVisualSearchSource({ difficulty: 0, question: 'shape', targetColour: 'red', targetGrid: 8 });
+    const cells = new Set<string>();
+    for (let index = 0; index < 40; index++) {
+      const { x, y } = source.generate(index).metadata!.target as { x: number; y: number };
+      // 256-px cells of a 2048-px image: centres at 128 + 256·k, k from 1 to 6 (no edge cell).
+      for (const value of [x, y]) {
+        expect((value - 128) % 256).toBe(0);
+        expect(value).toBeGreaterThanOrEqual(384);
+        expect(value).toBeLessThanOrEqual(1664);
+      }
+      cells.add(`${x},${y}`);
+    }
+    expect(cells.size).toBeGreaterThan(20);
+    expect(() => createVisualSearchSource({ targetGrid: 2 })).toThrow(/targetGrid: expected an integer from 3 to 16 \(cells a side\)/);
+  });
+
   it('refuses images smaller than 2048 px', () => {
     expect(() => createVisualSearchSource({ size: 1024 })).toThrow(/size: expected an integer from 2048 to 4096/);
   });
