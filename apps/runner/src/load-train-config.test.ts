@@ -16,6 +16,6 @@ describe('recipes', () => {
     const ablation = await loadTrainConfig(undefined, { tools: [], sft: { steps: 7 } }, 'visual-search');
     expect(ablation.tools).toEqual([]);
     expect(ablation.sft).toMatchObject({ steps: 7, maxTokens: 96, batchSize: 32 });
-    expect(ablation.env).toEqual({ id: 'saccade/VisualSearch-v1', options: { difficulty: 0, question: 'shape', targetColour: 'red' }, maxTurns: 4 });
+    expect(ablation.env).toEqual({ id: 'saccade/VisualSearch-v1', options: { difficulty: 0, question: 'shape', targetColour: 'red', targetGrid: 8 }, maxTurns: 4 });
   });
 });

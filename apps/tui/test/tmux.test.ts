@@ -90,8 +90,14 @@ describe.skipIf(!hasTmux || !built)(`the UI in tmux${hasTmux ? (built ? '' : ' (
     await until((text) => text.includes(`episode ${count - 2}/${count}`));
     tmux('send-keys', '-t', session, 'Right');
     await until((text) => text.includes(`episode ${count - 1}/${count}`));
+    // The tab labels always spell 'success': wait for the chart's own line to change (the run is
+    // paused, so only the switch changes it), else a second Tab can arrive in the same chunk.
+    const rewardLine = /latest [^\n]*/.exec(screen())?.[0];
     tmux('send-keys', '-t', session, 'Tab');
-    await until((text) => /latest [\d.]+ @ \d+ · eval [\d.]+ @ \d+/.test(text) && text.includes('success'));
+    await until((text) => {
+      const line = /latest [^\n]*/.exec(text)?.[0];
+      return line !== undefined && line !== rewardLine && /latest [\d.]+ @ \d+ · eval [\d.]+ @ \d+/.test(line);
+    });
     tmux('send-keys', '-t', session, 'Tab');
     await until((text) => /latest [\d.]+ @ \d+ · eval –/.test(text)); // The loss chart: no evaluation of loss.
     tmux('send-keys', '-t', session, 'p');
