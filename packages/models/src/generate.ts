@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { disposePointerCache, mapPointerCache, type PointerCache } from './grid-pointer';
+import { combinePointerCaches, disposePointerCache, mapPointerCache, type PointerCache } from './grid-pointer';
 import type { ModelSequence } from './model-inputs';
 import { sampleToken, type SampleSettings } from './sample-token';
 import { createRandom } from './seeded-random';
@@ -247,15 +247,7 @@ function prefill(model: VisionLanguageModel, options: GenerateOptions, n: number
           values: expand(slices.map((slice) => slice.caches[layer]!.values)),
         })),
         keyBias: expand(slices.map((slice) => slice.keyBias)),
-        ...(slices[0]!.pointer
-          ? {
-              pointer: {
-                keys: expand(slices.map((slice) => slice.pointer!.keys)),
-                valid: expand(slices.map((slice) => slice.pointer!.valid)),
-                ...(slices[0]!.pointer.values ? { values: expand(slices.map((slice) => slice.pointer!.values!)) } : {}),
-              },
-            }
-          : {}),
+        ...(slices[0]!.pointer ? { pointer: combinePointerCaches(slices.map((slice) => slice.pointer!), expand) } : {}),
       };
     });
   } finally {

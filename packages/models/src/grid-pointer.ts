@@ -128,9 +128,15 @@ export type PointerCache = {
   values?: tf.Tensor3D;
 };
 
-/** Applies `map` to every tensor of a pointer cache (a generation selects, repeats and clones them). */
+/** One cache from several, field by field (a prefill stacks its slices' caches); the first says which fields there are. */
+export function combinePointerCaches(caches: readonly PointerCache[], combine: <T extends tf.Tensor>(parts: T[]) => T): PointerCache {
+  const values = caches[0]?.values ? caches.map((cache) => cache.values!) : undefined;
+  return { keys: combine(caches.map((cache) => cache.keys)), valid: combine(caches.map((cache) => cache.valid)), ...(values ? { values: combine(values) } : {}) };
+}
+
+/** Applies `map` to every tensor of a pointer cache (a generation step selects and clones them). */
 export function mapPointerCache(cache: PointerCache, map: <T extends tf.Tensor>(tensor: T) => T): PointerCache {
-  return { keys: map(cache.keys), valid: map(cache.valid), ...(cache.values ? { values: map(cache.values) } : {}) };
+  return combinePointerCaches([cache], ([tensor]) => map(tensor!));
 }
 
 /** Disposes every tensor of a pointer cache. */

@@ -259,18 +259,18 @@ export class VisionLanguageModel {
         )
       : tf.add(tokens, tf.gather(weight('position.embedding'), tf.reshape(inputs.positions, [-1])));
     // Without images the pointer has nothing to point at (its terms are masked); zeros keep a generation's cache uniform.
+    // The readout reads the image tokens themselves; without it the pointer needs only its keys.
+    const states = (keys: tf.Tensor2D, values: tf.Tensor2D): PointerStates => (this.config.imageReadout ? { keys, values } : { keys });
     if (!inputs.patches) {
       if (!inputs.pointer) return { x: x as tf.Tensor2D, pointer: undefined };
       const zeros = tf.zeros([batch * length, d]) as tf.Tensor2D;
-      return { x: x as tf.Tensor2D, pointer: this.config.imageReadout ? { keys: zeros, values: zeros } : { keys: zeros } };
+      return { x: x as tf.Tensor2D, pointer: states(zeros, zeros) };
     }
     const { encoded, local } = this.encodeImagesWithLocal(inputs.patches);
     const placed = this.placeImageTokens(inputs, encoded);
     x = tf.add(x, placed);
     if (!inputs.pointer || !local) return { x: x as tf.Tensor2D, pointer: undefined };
-    const keys = this.placeImageTokens(inputs, local);
-    if (!this.config.imageReadout) return { x: x as tf.Tensor2D, pointer: { keys } };
-    return { x: x as tf.Tensor2D, pointer: { keys, values: placed } };
+    return { x: x as tf.Tensor2D, pointer: states(this.placeImageTokens(inputs, local), placed) };
   }
 
   /** Image-token rows [images·tokens, d] at their `<image_pad>` slots of the sequence, zeros elsewhere: [batch·length, d]. */
