@@ -37,8 +37,16 @@ export type { CompareSearchOptions, MethodStatistics, SearchComparison, TaskComp
 // The SFT file (trained on by @saccade/trainers' trainSft).
 export { loadSftImages, readSftFile, sftFileLineSchema, writeSftFile } from './sft/sft-file';
 export type { SftFileRecord, SftForm, SftMessage, SftMethod, SftRecord } from './sft/sft-file';
-export { sftDemonstrations } from './sft/sft-demonstrations';
+export { loadExampleImages, sftDemonstrations } from './sft/sft-demonstrations';
 export type { SftDemonstrations } from './sft/sft-demonstrations';
+export { readSftExamples } from './sft/read-sft-examples';
+export type { ReadSftExamplesOptions } from './sft/read-sft-examples';
+export { detectSftLayout, toSftExample } from './sft/sft-layouts';
+export type { SftExample, SftLayout, SftRecordContext } from './sft/sft-layouts';
+export { readDatasetColumns, SHAREGPT_DEFAULTS } from './sft/dataset-info';
+export type { DatasetColumns } from './sft/dataset-info';
+export { readJsonRecords } from './sft/json-records';
+export type { JsonRecord } from './sft/json-records';
 
 // Errors.
 export { GroundingFileError } from './errors/grounding-file-error';
