@@ -40,8 +40,10 @@ export const trainConfigSchema = z
     tools: z.array(z.string()).default([]),
     /** Settings of configurable tools by name (as `--tool-options`), e.g. {search_coordinate: {offset: 256}}. */
     toolOptions: z.record(z.string(), z.record(z.string(), z.unknown())).default({}),
-    /** SFT files (`saccade data generate` output, LLaMA-Factory messages + images) whose chains SFT trains on, beside or instead of the oracle's. */
+    /** SFT files whose chats SFT trains on, beside or instead of the oracle's: `saccade data generate` output, LLaMA-Factory ShareGPT or alpaca, LLaVA, OpenAI chat (docs/training.md). */
     sftFiles: z.array(z.string()).default([]),
+    /** Skip records of the SFT files that cannot be read (counted) instead of refusing the run. */
+    sftSkipInvalid: z.boolean().default(false),
     /** Seeds the demonstrations and GRPO prompts come from, and the held-out seeds evaluation plays. */
     seeds: z
       .object({

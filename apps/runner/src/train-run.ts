@@ -1,7 +1,7 @@
 import { loadCheckpoint, VisionLanguageModel } from '@saccade/models';
 import type { RunEvent } from '@saccade/spec';
 import { trainGrpo, trainPpo, trainSft, type PolicyEvaluation } from '@saccade/trainers';
-import { sftDemonstrations } from '@saccade/datagen';
+import { sftDemonstrations, type SftDemonstrations } from '@saccade/datagen';
 import { envFactory } from './env-factory';
 import type { LoadedCheckpoint } from '@saccade/models';
 import type { RunFolder } from '@saccade/runs';
@@ -27,6 +27,8 @@ export interface TrainRunSetup {
   model: VisionLanguageModel;
   /** Where a resumed run goes on from: its checkpoint's step, phase, optimizer. */
   resumeFrom?: { step: number; phase: 'sft' | 'grpo' | 'ppo'; complete: boolean; phaseStart: number; optimizer?: LoadedCheckpoint['optimizer'] };
+  /** The SFT files, read before the run folder was made (so that a bad file leaves no run behind). */
+  demonstrations?: SftDemonstrations;
 }
 
 /** The model a run starts with: fresh from the config, or the newest checkpoint's (with its optimizer) on resume. */
@@ -102,7 +104,8 @@ export async function runTraining(config: TrainConfig, folder: RunFolder, setup:
   let step = resumeFrom?.step ?? 0;
   const sftPending = config.sft.steps > 0 && (!resumeFrom || (resumeFrom.phase === 'sft' && !resumeFrom.complete));
   if (sftPending) {
-    const demonstrations = config.sftFiles.length > 0 ? await sftDemonstrations(config.sftFiles) : undefined;
+    const demonstrations = setup.demonstrations ?? (config.sftFiles.length > 0 ? await sftDemonstrations(config.sftFiles, { skipInvalid: config.sftSkipInvalid }) : undefined);
+    setup.demonstrations = undefined;
     const result = await trainSft(
       model,
       {

@@ -2,6 +2,7 @@ import type { RunEvent } from '@saccade/spec';
 import { backendInfo, initTensor } from '@saccade/tensor';
 import { Command } from 'commander';
 import { listTools, makeEnv } from '@saccade/core';
+import { GroundingFileError, sftDemonstrations, type SftDemonstrations } from '@saccade/datagen';
 import { parseToolOptions, registerBuiltinTools } from '../builtin-tools';
 import { ConfigError } from '../config-error';
 import { EXIT_CANCELLED, EXIT_SUCCESS, EXIT_USAGE } from '../exit-codes';
@@ -28,6 +29,7 @@ interface TrainFlags {
   maxTurns?: number;
   tools?: string;
   sftFile?: string[];
+  skipInvalid?: boolean;
   recipe?: string;
   toolOptions?: string;
   oracle?: boolean;
@@ -77,6 +79,7 @@ export function trainCommand(output: Output, setExitCode: (code: number) => void
     .option('--tools <names>', 'tools the policy may call in its episodes, comma-separated (saccade tools list)')
     .option('--tool-options <json>', 'settings of configurable tools by name, JSON or @file, e.g. \'{"search_coordinate": {"offset": 256}}\'')
     .option('--sft-file <file>', 'an SFT file to train on in the SFT phase (saccade data generate output; repeatable)', (value: string, previous: string[] = []) => [...previous, value])
+    .option('--skip-invalid', 'skip records of the SFT files that cannot be read (counted) instead of refusing the run')
     .option('--no-oracle', "SFT on the SFT files only, without the env oracle's demonstrations")
     .option('--policy-view <view>', "what the policy reads: image (images only, default) | full (the env's text and images) | no-system (all but the system prompt)")
     .option('--history-window <n>', 'earlier turns each prompt keeps (default 0)', integer)
@@ -101,10 +104,12 @@ export function trainCommand(output: Output, setExitCode: (code: number) => void
     .action(async (flags: TrainFlags) => {
       let config: TrainConfig;
       let folder: RunFolder;
+      let demonstrations: SftDemonstrations | undefined;
       try {
         if (flags.resume !== undefined) {
           folder = RunFolder.open(flags.resume);
           config = await loadTrainConfig(join(flags.resume, RUN_FILES.config), {});
+          demonstrations = await readSftFiles(config, output);
         } else {
           config = await loadTrainConfig(flags.config, {
             name: flags.name,
@@ -119,6 +124,7 @@ export function trainCommand(output: Output, setExitCode: (code: number) => void
             tools: flags.tools === undefined ? undefined : flags.tools.trim() === 'none' ? [] : flags.tools.split(',').map((name) => name.trim()).filter((name) => name.length > 0),
             toolOptions: flags.toolOptions === undefined ? undefined : toolOptionsFlag(flags.toolOptions),
             sftFiles: flags.sftFile,
+            sftSkipInvalid: flags.skipInvalid,
             policyView: flags.policyView,
             historyWindow: flags.historyWindow,
             checkpointEvery: flags.checkpointEvery,
@@ -139,6 +145,8 @@ export function trainCommand(output: Output, setExitCode: (code: number) => void
             grpo: { steps: flags.grpoSteps, timeLimitSeconds: flags.grpoTimeLimit },
           }, flags.recipe);
           await checkEnv(config);
+          // Read (images decoded) before the run folder exists: a bad file is one line, and no run is left behind.
+          demonstrations = await readSftFiles(config, output);
           const runName = config.name ?? `train-${new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19)}`;
           folder = RunFolder.create(config.outputFolder, runName);
           config = { ...config, name: basename(folder.path) };
@@ -176,7 +184,8 @@ export function trainCommand(output: Output, setExitCode: (code: number) => void
       await initTensor();
       const backend = backendInfo();
       const name = basename(folder.path);
-      const setup = await prepareTrainRun(config, folder, flags.resume !== undefined);
+      const setup = { ...(await prepareTrainRun(config, folder, flags.resume !== undefined)), ...(demonstrations ? { demonstrations } : {}) };
+      demonstrations = undefined;
       const { model } = setup;
       const startStep = setup.resumeFrom?.step ?? 0;
       if (flags.resume !== undefined) folder.truncateAfter(startStep);
@@ -237,6 +246,34 @@ export function trainCommand(output: Output, setExitCode: (code: number) => void
         output.log(`plots: ${plots.filter((path) => path.endsWith('.png')).join(', ')}`);
       }
     });
+}
+
+/**
+ * The SFT files as demonstrations, read before anything is written; a bad record is a ConfigError
+ * of one line naming the file, line and field (or, with --skip-invalid, skipped and counted).
+ */
+async function readSftFiles(config: TrainConfig, output: Output): Promise<SftDemonstrations | undefined> {
+  if (config.sftFiles.length === 0 || config.sft.steps === 0) return undefined;
+  let first: GroundingFileError | undefined;
+  let demonstrations: SftDemonstrations;
+  try {
+    demonstrations = await sftDemonstrations(config.sftFiles, { skipInvalid: config.sftSkipInvalid, onInvalid: (error) => void (first ??= error) });
+  } catch (error) {
+    if (!GroundingFileError.isInstance(error)) throw error;
+    const help = config.sftSkipInvalid || error.field === '(file)' ? '' : ', or pass --skip-invalid to skip such records';
+    throw new SftFileError(`--sft-file: ${error.message}; nothing was written (fix the file${help})`);
+  }
+  if (demonstrations.skipped > 0) output.error(`--sft-file: skipped ${demonstrations.skipped} invalid record${demonstrations.skipped === 1 ? '' : 's'} (first: ${first?.message})`);
+  if (demonstrations.trajectories.length === 0 && !config.sft.oracle) throw new SftFileError(`--sft-file: no record to train on in ${config.sftFiles.join(', ')} and --no-oracle; nothing was written`);
+  return demonstrations;
+}
+
+/** A usage error about the SFT files, printed as its one line. */
+class SftFileError extends ConfigError {
+  constructor(line: string) {
+    super({ source: '--sft-file', issues: [line] });
+    this.message = line;
+  }
 }
 
 /** Makes the run's env once, so that an unknown id or an option it refuses is a usage error before the run starts. */

@@ -121,6 +121,26 @@ describe('SFT files from other tools', () => {
     expect(own).toMatchObject({ layout: 'sharegpt', line: 1, messages: [{ role: 'user', content: '<image>Colour?' }, { role: 'assistant', content: 'grey' }], images: [join(dir, 'mllm_demo_data/2.jpg')] });
   });
 
+  it('alpaca: instruction and input as the user turn, history before it, system and history as dataset_info.json maps them', async () => {
+    const dir = folder('llama-factory-tags');
+    const file = join(dir, 'alpaca.json');
+    writeFileSync(file, pythonJson([{ instruction: '<image>Name the colour.', input: 'One word.', output: 'grey', system: 'Be brief.', history: [['Ready?', 'Yes.']], images: ['mllm_demo_data/1.jpg'] }]));
+    const plain = await readSftExamples(file);
+    // Without a mapping, LLaMA-Factory's defaults: no system or history column.
+    expect(plain.examples[0]!.messages).toEqual([{ role: 'user', content: '<image>Name the colour.\nOne word.' }, { role: 'assistant', content: 'grey' }]);
+    writeFileSync(join(dir, 'dataset_info.json'), pythonJson({ alpaca_demo: { file_name: 'alpaca.json', columns: { prompt: 'instruction', query: 'input', response: 'output', system: 'system', history: 'history', images: 'images' } } }));
+    const [mapped] = (await readSftExamples(file)).examples;
+    expect(mapped).toMatchObject({ layout: 'alpaca', images: [join(dir, 'mllm_demo_data/1.jpg')] });
+    expect(mapped!.messages).toEqual([
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: 'Ready?' },
+      { role: 'assistant', content: 'Yes.' },
+      { role: 'user', content: '<image>Name the colour.\nOne word.' },
+      { role: 'assistant', content: 'grey' },
+    ]);
+    rmSync(join(dir, 'dataset_info.json'));
+  });
+
   it("LLaVA's conversations (from human|gpt) with one image a record, and a text-only record", async () => {
     const dir = folder('llava');
     const file = join(dir, 'llava_custom.json');
