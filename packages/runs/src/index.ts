@@ -1,7 +1,7 @@
 // Run-folder layout and file names.
 export { RUN_FILES, runPaths, trajectoriesFile } from './run-files';
 export type { RunFileName, RunPaths } from './run-files';
-export { RunFolder } from './run-folder';
+export { RunFolder, metricsRowOf } from './run-folder';
 export type { CreateRunFolderOptions, MetricsRow } from './run-folder';
 
 // Control file: what a UI asks of a running trainer.
@@ -22,3 +22,10 @@ export type { EvalSummary, RateSummary, TargetLookSummary, ToolUseSummary } from
 
 // The looking metrics of an evaluation row, as one progress line.
 export { lookingLine } from './looking-line';
+
+// TensorBoard event files: live from run events, or exported from metrics.jsonl.
+export { TensorBoardWriter, TENSORBOARD_FILE_PREFIX, tensorBoardScalars } from './tensorboard/tensorboard-writer';
+export { exportTensorBoard } from './tensorboard/export-tensorboard';
+export type { TensorBoardExport } from './tensorboard/export-tensorboard';
+export { encodeTfRecord, maskedCrc32c } from './tensorboard/tf-record';
+export { TENSORBOARD_FILE_VERSION } from './tensorboard/tensorboard-event';

@@ -29,6 +29,16 @@ export interface CreateRunFolderOptions {
 const METRICS_KIND: Record<'update-end' | 'eval-end' | 'rollout-end', MetricsRow['kind']> = { 'update-end': 'train', 'eval-end': 'eval', 'rollout-end': 'rollout' };
 
 /**
+ * The metrics.jsonl row of an `update-end`, `eval-end` or `rollout-end` event (its kind, step,
+ * time and metrics); undefined for other events. Every writer of metrics (the run folder,
+ * TensorBoard files) takes its rows from here.
+ */
+export function metricsRowOf(event: RunEvent): MetricsRow | undefined {
+  if (event.type !== 'update-end' && event.type !== 'eval-end' && event.type !== 'rollout-end') return undefined;
+  return { kind: METRICS_KIND[event.type], step: event.step, time: event.time, ...event.metrics };
+}
+
+/**
  * A run's folder: `config.yaml`, append-only `events.jsonl` and `metrics.jsonl`, `summary.json`,
  * `checkpoints/<step>/` (file names: `RUN_FILES`). Lines are appended whole and files replaced by
  * rename, so a crash never leaves a torn line or half a file.
@@ -106,10 +116,8 @@ export class RunFolder {
   /** Appends the event to events.jsonl, and its metrics to metrics.jsonl for updates, evals and rollouts. */
   appendEvent(event: RunEvent): void {
     appendFileSync(join(this.path, RUN_FILES.events), `${JSON.stringify(event)}\n`);
-    if (event.type === 'update-end' || event.type === 'eval-end' || event.type === 'rollout-end') {
-      const row = { kind: METRICS_KIND[event.type], step: event.step, time: event.time, ...event.metrics };
-      appendFileSync(join(this.path, RUN_FILES.metrics), `${JSON.stringify(row)}\n`);
-    }
+    const row = metricsRowOf(event);
+    if (row !== undefined) appendFileSync(join(this.path, RUN_FILES.metrics), `${JSON.stringify(row)}\n`);
   }
 
   /**
