@@ -98,6 +98,10 @@ export abstract class GridEnv<STATE> implements Env {
     if (!Number.isSafeInteger(maxActionsPerTurn) || maxActionsPerTurn < 1) {
       throw new InvalidArgumentError({ argument: 'maxActionsPerTurn', expected: 'a positive integer', value: maxActionsPerTurn });
     }
+    if (options.judge !== undefined && typeof options.judge !== 'function') {
+      // Settings such as {url, model} become a judge function in the saccade CLI and env service.
+      throw new InvalidArgumentError({ argument: 'judge', expected: 'a function (kind, text, state) => Promise<number> (judge settings such as {"url": …} are turned into one by the saccade CLI and env service)', value: options.judge });
+    }
     this.settings = {
       observation,
       format,
@@ -197,10 +201,15 @@ export abstract class GridEnv<STATE> implements Env {
     const formatRewarded = valid && parsed.formatCorrect;
     const rewardTerms: Record<string, number> = { format: formatRewarded ? this.settings.formatReward : 0 };
     for (const [name, value] of Object.entries(gameTerms)) rewardTerms[name] = round(value);
+    const judgeFailures: string[] = [];
     if (formatRewarded && this.settings.visualReasoningReward) {
       const weight = this.settings.visualReasoningWeight;
-      if (parsed.observation !== undefined) rewardTerms.grounding = weight * (await this.#judge('grounding', parsed.observation, before));
-      if (parsed.prediction !== undefined) rewardTerms.worldmodel = weight * (await this.#judge('worldmodel', parsed.prediction, state));
+      const [grounding, worldmodel] = await Promise.all([
+        parsed.observation === undefined ? undefined : this.#judge('grounding', parsed.observation, before, judgeFailures),
+        parsed.prediction === undefined ? undefined : this.#judge('worldmodel', parsed.prediction, state, judgeFailures),
+      ]);
+      if (grounding !== undefined) rewardTerms.grounding = weight * grounding;
+      if (worldmodel !== undefined) rewardTerms.worldmodel = weight * worldmodel;
     }
     const reward = round(Object.values(rewardTerms).reduce((sum, value) => sum + value, 0));
     const info: EnvInfo = {
@@ -209,6 +218,8 @@ export abstract class GridEnv<STATE> implements Env {
         action_is_valid: valid,
         action_is_effective: this.playerKey(state) !== this.playerKey(before),
         success: this.isSuccess(state),
+        // Judge calls that failed this turn (their terms scored 0), only where a judge was asked.
+        ...(this.settings.judge !== undefined && (rewardTerms.grounding !== undefined || rewardTerms.worldmodel !== undefined) ? { judge_failures: judgeFailures.length } : {}),
       },
       formatCorrect: parsed.formatCorrect,
       isFormatRewarded: formatRewarded,
@@ -217,6 +228,7 @@ export abstract class GridEnv<STATE> implements Env {
       state: this.toSymbolic(state),
     };
     if (parsed.error !== undefined) info.formatError = parsed.error;
+    if (judgeFailures.length > 0) info.judgeError = judgeFailures[0];
     const lines = [
       parsed.formatCorrect ? '' : `Your answer did not follow the format (${parsed.error ?? 'no actions'}).`,
       `After your answer, the extracted valid action(s): ${executed.length > 0 ? executed.join(', ') : 'none'}.`,
@@ -260,9 +272,19 @@ export abstract class GridEnv<STATE> implements Env {
     return `Decide your next action(s). ${formatReminder(format, maxActionsPerTurn, actionSeparator)}`;
   }
 
-  async #judge(kind: 'grounding' | 'worldmodel', text: string, state: STATE): Promise<number> {
+  /** A term's score in [0, 1]; a judge that fails (unreachable, say) scores 0 and its message joins `failures`: the episode goes on. */
+  async #judge(kind: 'grounding' | 'worldmodel', text: string, state: STATE, failures: string[]): Promise<number> {
     const symbolic = this.toSymbolic(state);
-    const score = this.settings.judge ? await this.settings.judge(kind, text, symbolic) : relationF1(text, symbolic).f1;
+    let score: number;
+    if (this.settings.judge === undefined) score = relationF1(text, symbolic).f1;
+    else {
+      try {
+        score = await this.settings.judge(kind, text, symbolic);
+      } catch (error) {
+        failures.push(`${kind}: ${error instanceof Error ? error.message : String(error)}`);
+        return 0;
+      }
+    }
     return Number.isFinite(score) ? Math.max(0, Math.min(1, score)) : 0;
   }
 }

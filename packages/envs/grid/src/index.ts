@@ -60,6 +60,16 @@ export { extractRelations } from './reasoning/extract-relations';
 export { relationF1, type RelationScore } from './reasoning/relation-f1';
 export { describeState } from './reasoning/describe-state';
 export type { VisualReasoningJudge, VisualReasoningKind } from './reasoning/visual-reasoning-judge';
+export {
+  createLlmVisualReasoningJudge,
+  judgePrompt,
+  type JudgeCompletion,
+  type LlmJudgeStatistics,
+  type LlmVisualReasoningJudge,
+  type LlmVisualReasoningJudgeOptions,
+} from './reasoning/llm-visual-reasoning-judge';
+export { judgeRelationsOf, maximumMatchingWeight, parseJudgeRelations, scoreJudgeRelations, type JudgeRelation } from './reasoning/judge-relations';
+export { frozenLakeJudgePrompt, sokobanJudgePrompt } from './reasoning/judge-prompts';
 
 // Prompts and rendering.
 export { formatInstructions, formatReminder, formatResponse, type FormatExample } from './prompts/format-instructions';
