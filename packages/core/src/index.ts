@@ -45,6 +45,10 @@ export { detectImageMediaType } from '@saccade/spec';
 // Action spaces.
 export { describeInvalidActionSpace, findActionSpace, formatAnswer, sampleAnswer } from './actions/action-space';
 
+// VAGEN's remote env wire format (the env service and the remote env share it).
+export { decodeMultipartBody, encodeMultipartBody } from './remote/multipart-body';
+export type { MultipartBody } from './remote/multipart-body';
+
 // Trajectories.
 export { trajectorySuccess } from './trajectory/trajectory-success';
 

@@ -59,20 +59,34 @@ export function serveCommand(output: Output, setExitCode: (code: number) => void
     setExitCode(EXIT_SUCCESS);
   };
 
-  common(serve.command('env').description("every registered env, over VAGEN's batch env protocol and Saccade's session API"))
-    .option('--workers <n>', "env service processes behind one address (VAGEN's batch protocol, ids split by hash); 1 serves in this process", port, 1)
-    .action((flags: ServeFlags) => {
+  common(serve.command('env').description("every registered env, over VAGEN's batch env protocol, VAGEN's remote env sessions (/connect, /call) and Saccade's session API"))
+    .option('--workers <n>', 'env service processes behind one address (batch ids split by hash, sessions by worker); 1 serves in this process', port, 1)
+    .option('--api-key <key>', 'a key every request but GET /health must carry (x-api-key, ?token= or Authorization: Bearer); default $SACCADE_API_KEY, else none')
+    .action((flags: ServeFlags & { apiKey?: string }) => {
       const workers = flags.workers ?? 1;
       if (!Number.isInteger(workers) || workers < 1 || workers > 256) {
         output.error(`--workers must be an integer from 1 to 256; got ${String(flags.workers)}.`);
         setExitCode(EXIT_USAGE);
         return;
       }
-      if (workers === 1) return run(async () => createEnvServer({ logger, vagenEnvNames: VAGEN_ENV_NAMES }), flags, 'env service');
+      const apiKey = flags.apiKey ?? process.env.SACCADE_API_KEY;
+      const auth = apiKey === undefined || apiKey.length === 0 ? {} : { apiKey };
+      // Configs may name tools (env_config.tools): the built-in ones are registered, loading their models on first use.
+      if (workers === 1) {
+        return run(
+          async () => {
+            const builtin = await registerBuiltinTools();
+            return { server: createEnvServer({ logger, vagenEnvNames: VAGEN_ENV_NAMES, ...auth }), close: builtin.close };
+          },
+          flags,
+          'env service',
+        );
+      }
       return run(
         async () => {
+          // The workers listen on loopback only; the key guards the router's address.
           const children = await Promise.all(Array.from({ length: workers }, () => startEnvWorker()));
-          const router = createEnvRouter({ logger, workers: children.map((child) => child.url) });
+          const router = createEnvRouter({ logger, workers: children.map((child) => child.url), ...auth });
           return { server: router, close: async () => void (await Promise.all(children.map((child) => child.stop()))) };
         },
         flags,
@@ -137,7 +151,11 @@ export function serveCommand(output: Output, setExitCode: (code: number) => void
 
 /** One `saccade serve env` process on a free loopback port, for `--workers`. */
 async function startEnvWorker(): Promise<{ url: string; stop: () => Promise<void> }> {
-  const child: ChildProcess = spawn(process.execPath, [...process.execArgv, process.argv[1]!, 'serve', 'env', '--port', '0', '--host', '127.0.0.1'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  // No API key on the workers (loopback only): the router checks it.
+  const child: ChildProcess = spawn(process.execPath, [...process.execArgv, process.argv[1]!, 'serve', 'env', '--port', '0', '--host', '127.0.0.1'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, SACCADE_API_KEY: '' },
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
   const first = (await lines.next()).value as string | undefined;

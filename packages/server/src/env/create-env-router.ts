@@ -1,3 +1,5 @@
+import { decodeMultipartBody, encodeMultipartBody, type MultipartBody } from '@saccade/core';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { createHttpService, type SaccadeServer, type ServiceOptions } from '../http/create-http-service';
 import { parseBody } from '../http/parse-body';
@@ -30,7 +32,10 @@ type Route = keyof typeof bodies;
  * VAGEN's batch protocol over several env service processes: each env id lives on one worker
  * (`shardOf`), a batch is split by worker, sent to all at once, and the answers merged (the
  * `results` of reset and step are joined as raw JSON, not re-parsed). VAGEN's client sees one
- * service; a node's cores all step envs. The session API is not routed (use a worker's URL).
+ * service; a node's cores all step envs. VAGEN's remote env sessions (`/connect`, `/call`,
+ * `GET /sessions`) are routed too: a new session goes to the next worker in turn and its id is
+ * prefixed with that worker (`w3-…`), so every call of the session reaches it. Saccade's own session
+ * API is not routed (use a worker's URL).
  */
 export function createEnvRouter(options: EnvRouterOptions): SaccadeServer {
   const workers = [...options.workers];
@@ -106,6 +111,64 @@ export function createEnvRouter(options: EnvRouterOptions): SaccadeServer {
       return reply.send({ success: true });
     });
   }
+
+  // ---- VAGEN's remote env sessions: a session lives on one worker, named in its id ----
+
+  let nextWorker = 0;
+  const sessionPattern = /^w(\d+)-(.+)$/s;
+  /** Sends a multipart body to a worker and answers with the worker's answer as it came. */
+  const forward = async (reply: FastifyReply, worker: number, route: string, contentType: string, body: Uint8Array, rewrite?: (answer: MultipartBody) => MultipartBody) => {
+    const response = await fetch(`${workers[worker]}${route}`, { method: 'POST', headers: { 'content-type': contentType }, body });
+    const type = response.headers.get('content-type') ?? 'application/json';
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    if (rewrite !== undefined && response.ok && type.startsWith('multipart/')) {
+      const encoded = encodeMultipartBody(rewrite(decodeMultipartBody(type, bytes)), 'mixed');
+      return reply.status(response.status).header('content-type', encoded.contentType).send(Buffer.from(encoded.body));
+    }
+    return reply.status(response.status).header('content-type', type).send(Buffer.from(bytes));
+  };
+
+  app.register(async (scope) => {
+    scope.addContentTypeParser(/^multipart\/(form-data|mixed)/i, { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+    const bodyOf = (request: FastifyRequest): { contentType: string; bytes: Buffer } => {
+      if (!Buffer.isBuffer(request.body)) throw new ServerRequestError({ statusCode: 400, message: `Expected a multipart/form-data body with a JSON part named "data"; received content-type ${JSON.stringify(request.headers['content-type'] ?? '')}.` });
+      return { contentType: request.headers['content-type'] ?? '', bytes: request.body };
+    };
+
+    // A new session goes to the next worker in turn; its id comes back prefixed with that worker.
+    scope.post('/connect', async (request, reply) => {
+      const { contentType, bytes } = bodyOf(request);
+      const worker = nextWorker++ % workers.length;
+      return forward(reply, worker, '/connect', contentType, bytes, (answer) => {
+        const sessionId = answer.data.session_id;
+        return typeof sessionId === 'string' ? { ...answer, data: { ...answer.data, session_id: `w${worker}-${sessionId}` } } : answer;
+      });
+    });
+
+    scope.post('/call', async (request, reply) => {
+      const { contentType, bytes } = bodyOf(request);
+      const sent = decodeMultipartBody(contentType, bytes);
+      const match = typeof sent.data.session_id === 'string' ? sessionPattern.exec(sent.data.session_id) : null;
+      const worker = match === null ? undefined : Number(match[1]);
+      // A missing session_id or method is the worker's to refuse (400); an id no worker made is 404.
+      if (sent.data.session_id === undefined || sent.data.method === undefined) return forward(reply, 0, '/call', contentType, bytes);
+      if (match === null || worker === undefined || worker >= workers.length) {
+        throw new ServerRequestError({ statusCode: 404, message: `Unknown session id ${JSON.stringify(String(sent.data.session_id).slice(0, 100))}: this router's session ids start with w<worker>-.` });
+      }
+      const encoded = encodeMultipartBody({ ...sent, data: { ...sent.data, session_id: match[2] } }, 'form-data');
+      return forward(reply, worker, '/call', encoded.contentType, encoded.body);
+    });
+
+    scope.get('/sessions', async () => {
+      const stats = await Promise.all(workers.map(async (url) => (await fetch(`${url}/sessions`)).json() as Promise<{ num_sessions: number; max_sessions: number; session_timeout: number; sessions: { session_id: string }[] }>));
+      return {
+        num_sessions: stats.reduce((sum, stat) => sum + stat.num_sessions, 0),
+        max_sessions: stats.reduce((sum, stat) => sum + stat.max_sessions, 0),
+        session_timeout: stats[0]?.session_timeout ?? 0,
+        sessions: stats.flatMap((stat, worker) => stat.sessions.map((session) => ({ ...session, session_id: `w${worker}-${session.session_id}` }))),
+      };
+    });
+  });
 
   app.get('/workers', async () => {
     const healths = await Promise.all(workers.map(async (url) => (await fetch(`${url}/health`)).json() as Promise<Record<string, unknown>>));

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { listEnvs, makeEnv } from '@saccade/core';
-import type { Env } from '@saccade/spec';
 import { z } from 'zod';
 import { createHttpService, type SaccadeServer, type ServiceOptions } from '../http/create-http-service';
 import { parseBody } from '../http/parse-body';
 import { ServerRequestError } from '../http/server-request-error';
 import { SessionStore } from '../http/session-store';
 import { withDeadline } from '../http/with-deadline';
+import { createHostedEnv, hostedSystemPrompt, type HostedEnv } from './hosted-env';
 import { resolveEnvConfig } from './vagen-env-configs';
+import { registerVagenSessionProtocol } from './vagen-session-protocol';
 import { toVagenInfo, toVagenObservation } from './vagen-serialisation';
 import { toWireObservation } from './wire-observation';
 
@@ -19,18 +20,8 @@ export interface EnvServerOptions extends ServiceOptions {
    * caller registers the envs (core's registry): this package names none.
    */
   vagenEnvNames?: Readonly<Record<string, string>>;
-  /** Most envs held at once, per API (VAGEN ids, sessions); more are answered 503 (default 4096). */
+  /** Most envs held at once, per API (VAGEN ids, sessions of each session protocol); more are answered 503 (default 4096). */
   maxEnvironments?: number;
-}
-
-interface HostedEnv {
-  env: Env;
-  envId: string;
-  imagePlaceholder: string;
-  /** A line VAGEN's prompt format adds to the system prompt. */
-  promptNote?: string;
-  /** VAGEN ids only: whether `step` may be called (reset done, episode not over). */
-  phase: 'created' | 'running' | 'done';
 }
 
 const id = z.string().min(1).max(256);
@@ -46,12 +37,12 @@ const resetSessionBody = z.object({ seed: seed.optional(), options: z.record(z.s
 const stepSessionBody = z.object({ action: z.string() });
 const sessionParams = z.object({ sessionId: id });
 
-const withPromptNote = (hosted: HostedEnv) => (hosted.promptNote === undefined ? hosted.env.systemPrompt() : `${hosted.env.systemPrompt()}\n${hosted.promptNote}`);
-
 /**
- * The env service. Two APIs over the same registry:
+ * The env service. Three APIs over the same registry, on one port (their paths do not collide):
  * - VAGEN's batch env protocol (`POST /environments`, `/batch/reset|step|reward|system_prompt|close`),
  *   so VAGEN's own client and trainer drive Saccade envs unchanged (REFERENCE §7);
+ * - VAGEN's remote env sessions of its main branch (`POST /connect`, `POST /call`, `GET /sessions`,
+ *   multipart bodies), so its `GymImageEnvClient` plays Saccade envs (`registerVagenSessionProtocol`);
  * - a session API (`/sessions…`) for `createRemoteEnv`, one env per session.
  * VAGEN's batch calls answer every id: an unknown, busy or finished id (or an env that throws) gets
  * its own result with `info.error` and done true, never a refusal of the batch. The session API
@@ -72,6 +63,7 @@ export function createEnvServer(options: EnvServerOptions = {}): SaccadeServer {
   });
   const environments = new SessionStore<HostedEnv>(storeOptions('environment'));
   const sessions = new SessionStore<HostedEnv>(storeOptions('session'));
+  const gymSessions = new SessionStore<HostedEnv>(storeOptions('session'));
 
   const server = createHttpService({
     ...options,
@@ -80,12 +72,15 @@ export function createEnvServer(options: EnvServerOptions = {}): SaccadeServer {
     requestTimeoutMs,
     errorBody: (_status, message) => ({ error: message }),
     health: () => ({
+      // `ok` is what VAGEN's GymService answers.
+      ok: true,
       registered_envs: [...Object.keys(vagenEnvNames), ...listEnvs()],
       active_environments: environments.size,
       active_sessions: sessions.size,
+      gym_sessions: gymSessions.size,
     }),
     shutdown: async () => {
-      await Promise.all([environments.clear(), sessions.clear()]);
+      await Promise.all([environments.clear(), sessions.clear(), gymSessions.clear()]);
     },
   });
   const { app } = server;
@@ -122,10 +117,7 @@ export function createEnvServer(options: EnvServerOptions = {}): SaccadeServer {
     return locked(environments, entries.map(([envKey]) => envKey), `POST /environments (${entries.length} envs)`, async () => {
       const created: { envKey: string; hosted: HostedEnv }[] = [];
       try {
-        for (const { envKey, config } of resolved) {
-          const env = makeEnv(config.envId, config.options, config.maxTurns === undefined ? {} : { maxTurns: config.maxTurns });
-          created.push({ envKey, hosted: { env, envId: config.envId, imagePlaceholder: config.imagePlaceholder, phase: 'created', ...(config.promptNote === undefined ? {} : { promptNote: config.promptNote }) } });
-        }
+        for (const { envKey, config } of resolved) created.push({ envKey, hosted: createHostedEnv(config) });
       } catch (error) {
         await Promise.allSettled(created.map(({ hosted }) => hosted.env.close()));
         const which = resolved[created.length]?.envKey;
@@ -221,7 +213,7 @@ export function createEnvServer(options: EnvServerOptions = {}): SaccadeServer {
   app.post('/batch/system_prompt', async (request) => {
     const { env_ids } = parseBody(envIdsBody, request.body, '{"env_ids": [id, ...]}');
     return {
-      system_prompts: Object.fromEntries(env_ids.map((envKey) => [envKey, environments.has(envKey) ? withPromptNote(environments.get(envKey)) : ''])),
+      system_prompts: Object.fromEntries(env_ids.map((envKey) => [envKey, environments.has(envKey) ? hostedSystemPrompt(environments.get(envKey)) : ''])),
     };
   });
 
@@ -234,6 +226,16 @@ export function createEnvServer(options: EnvServerOptions = {}): SaccadeServer {
     }, true);
   });
 
+  // ---- VAGEN's remote env sessions (its main branch: /connect, /call, GET /sessions) ----
+
+  registerVagenSessionProtocol(app, {
+    sessions: gymSessions,
+    vagenEnvNames,
+    maxSessions: maxEntries,
+    idleTimeoutMs,
+    locked: (ids, what, work) => locked(gymSessions, ids, what, work),
+  });
+
   // ---- Saccade's session API (createRemoteEnv) ----
 
   app.post('/sessions', async (request, reply) => {
@@ -241,7 +243,7 @@ export function createEnvServer(options: EnvServerOptions = {}): SaccadeServer {
     sessions.assertRoom(1);
     const env = makeEnv(body.envId, body.options ?? {}, body.maxTurns === undefined ? {} : { maxTurns: body.maxTurns });
     const sessionId = randomUUID();
-    await sessions.set(sessionId, { env, envId: body.envId, imagePlaceholder: '<image>', phase: 'created' });
+    await sessions.set(sessionId, { env, envId: body.envId, imagePlaceholder: '<image>', phase: 'created', createdAt: Date.now() });
     request.log.info({ sessionId, envId: body.envId }, 'session created');
     return reply.status(201).send({ sessionId, envId: env.id, systemPrompt: env.systemPrompt() });
   });

@@ -1,4 +1,6 @@
 import { beforeAll, expect, it } from 'vitest';
+import { registerTool } from '@saccade/core';
+import { zoomTool } from '@saccade/tool-zoom';
 import { registerTestEnvs, VAGEN_NAMES } from '../../test/plug-ins';
 import { resolveEnvConfig } from './vagen-env-configs';
 import { toVagenInfo } from './vagen-serialisation';
@@ -56,4 +58,20 @@ it("takes VAGEN's symbolic and structured prompt formats: the layout they extend
   );
   // Names the caller did not map are not VAGEN names here.
   expect(() => resolveEnvConfig('frozenlake', {})).toThrow(/Unknown env_name "frozenlake"/);
+});
+
+it("takes tools by registered name with ToolUseWrapper's limits, and the keys of VAGEN main's GymImageEnv configs", () => {
+  registerTool(zoomTool, { override: true });
+  expect(resolveEnvConfig('saccade/VisualSearch-v1', { size: 2048, tools: ['image_zoom_in_tool'], tool_use: { maxToolCalls: 2 } }, VAGEN_NAMES)).toEqual({
+    envId: 'saccade/VisualSearch-v1',
+    options: { size: 2048 },
+    maxTurns: undefined,
+    imagePlaceholder: '<image>',
+    ignoredKeys: [],
+    tools: ['image_zoom_in_tool'],
+    toolUse: { maxToolCalls: 2 },
+  });
+  expect(() => resolveEnvConfig('frozenlake', { tools: ['telescope'] }, VAGEN_NAMES)).toThrow(/^Invalid env_config.tools: expected registered tool names \(.*image_zoom_in_tool.*\), received \["telescope"\]\.$/);
+  expect(() => resolveEnvConfig('frozenlake', { tools: ['image_zoom_in_tool'], tool_use: { maxToolCalls: 0 } }, VAGEN_NAMES)).toThrow('Invalid env_config.tool_use: expected {timeoutMs?, maxToolCalls?, maxCallsPerTurn?} of positive integers, received {"maxToolCalls":0}.');
+  expect(resolveEnvConfig('frozenlake', { size: 4, slip_prob: 0, use_example_in_sys_prompt: true, success_reward: 1 }, VAGEN_NAMES).ignoredKeys).toEqual(['slip_prob', 'use_example_in_sys_prompt', 'success_reward']);
 });

@@ -1,4 +1,5 @@
-import { getEnvSpec, listEnvs } from '@saccade/core';
+import { getEnvSpec, listEnvs, listTools } from '@saccade/core';
+import { z } from 'zod';
 import { ServerRequestError } from '../http/server-request-error';
 import { VAGEN_LAYOUT_FORMATS, VAGEN_PROMPT_FORMATS, vagenPromptFormat } from './vagen-prompt-formats';
 
@@ -21,6 +22,17 @@ export interface ResolvedEnvConfig {
   ignoredKeys: string[];
   /** A line added to the env's system prompt (VAGEN's `*_symbolic` / `*_structured` prompt formats). */
   promptNote?: string;
+  /** Registered tools the model may call through `ToolUseWrapper` (`env_config.tools`). */
+  tools?: string[];
+  /** `ToolUseWrapper`'s limits (`env_config.tool_use`). */
+  toolUse?: ToolUseLimits;
+}
+
+/** The limits of `ToolUseWrapper` a config may set (`env_config.tool_use`). */
+export interface ToolUseLimits {
+  timeoutMs?: number;
+  maxToolCalls?: number;
+  maxCallsPerTurn?: number;
 }
 
 type Mapper = (value: unknown, options: Record<string, unknown>) => void;
@@ -88,10 +100,13 @@ const MAPPERS: Record<string, Record<string, Mapper>> = {
   },
 };
 
-// VAGEN keys with no Saccade counterpart: accepted so VAGEN's own configs load unchanged.
+// VAGEN keys with no Saccade counterpart: accepted so VAGEN's own configs load unchanged (the first
+// line of each: VAGEN's batch-service configs; the second: the GymImageEnv configs of VAGEN's main).
 const IGNORED: Record<string, readonly string[]> = {
-  frozenlake: ['env_name', 'special_token_list', 'min_actions_to_succeed', 'max_steps', 'worldmodeling_reward_weight', 'seed'],
-  sokoban: ['env_name', 'special_token_list', 'max_steps', 'search_depth', 'worldmodeling_reward_weight', 'seed'],
+  frozenlake: ['env_name', 'special_token_list', 'min_actions_to_succeed', 'max_steps', 'worldmodeling_reward_weight', 'seed',
+    'slip_prob', 'use_example_in_sys_prompt', 'success_reward'],
+  sokoban: ['env_name', 'special_token_list', 'max_steps', 'search_depth', 'worldmodeling_reward_weight', 'seed',
+    'use_example_in_sys_prompt', 'min_solution_steps', 'reset_seed_max_tries', 'min_solution_bfs_max_depth', 'success_reward'],
   svg: ['env_name', 'special_token_list', 'dataset_name', 'data_dir', 'seed', 'prompt_format', 'max_actions_per_step', 'format_penalty', 'model_size', 'dino_only', 'dreamsim_weight', 'dino_weight', 'device', 'action_sep'],
 };
 
@@ -99,6 +114,31 @@ function placeholderOf(config: Record<string, unknown>): string {
   const value = config.image_placeholder ?? '<image>';
   if (typeof value !== 'string' || value.length === 0) throw bad('image_placeholder', 'a non-empty string', value);
   return value;
+}
+
+const toolUseSchema = z.strictObject({
+  timeoutMs: z.number().int().positive().optional(),
+  maxToolCalls: z.number().int().positive().optional(),
+  maxCallsPerTurn: z.number().int().positive().optional(),
+});
+
+/** `tools` (registered tool names) and `tool_use` (ToolUseWrapper's limits), taken out of a config. */
+function toolsOf(config: Record<string, unknown>): Pick<ResolvedEnvConfig, 'tools' | 'toolUse'> {
+  const { tools, tool_use: toolUse } = config;
+  const registered = () => listTools().map((tool) => tool.name).join(', ') || 'none registered';
+  if (tools === undefined || tools === null) {
+    if (toolUse !== undefined) throw bad('tool_use', 'no tool_use without tools', toolUse);
+    return {};
+  }
+  if (!Array.isArray(tools) || tools.length === 0 || !tools.every((name) => typeof name === 'string' && name.length > 0)) {
+    throw bad('tools', `a non-empty list of registered tool names (${registered()})`, tools);
+  }
+  const unknown = tools.filter((name) => !listTools().some((tool) => tool.name === name));
+  if (unknown.length > 0) throw bad('tools', `registered tool names (${registered()})`, unknown);
+  if (toolUse === undefined) return { tools: tools as string[] };
+  const parsed = toolUseSchema.safeParse(toolUse);
+  if (!parsed.success) throw bad('tool_use', '{timeoutMs?, maxToolCalls?, maxCallsPerTurn?} of positive integers', toolUse);
+  return { tools: tools as string[], toolUse: parsed.data };
 }
 
 function maxTurnsOf(config: Record<string, unknown>, fallback: number | null | undefined): number | null | undefined {
@@ -113,7 +153,9 @@ function maxTurnsOf(config: Record<string, unknown>, fallback: number | null | u
  * (`frozenlake`, `sokoban`, `svg`) take VAGEN's config keys; keys VAGEN has that Saccade does not
  * are ignored, other keys pass through as Saccade options (so `cellSize` works). Any registered
  * Saccade id (`saccade/FrozenLake-v1`) takes Saccade's options as they are. Both accept
- * `max_turns` (default: none for VAGEN names, whose trainer counts turns; the spec's for ids).
+ * `max_turns` (default: none for VAGEN names, whose trainer counts turns; the spec's for ids), and
+ * `tools` (registered tool names the model may call through `ToolUseWrapper`) with `tool_use`
+ * (its limits).
  */
 export function resolveEnvConfig(envName: string, config: Record<string, unknown>, vagenEnvNames: Readonly<Record<string, string>> = {}): ResolvedEnvConfig {
   const imagePlaceholder = placeholderOf(config);
@@ -125,15 +167,15 @@ export function resolveEnvConfig(envName: string, config: Record<string, unknown
         message: `Unknown env_name "${envName.slice(0, 100)}": expected one of ${[...Object.keys(vagenEnvNames), ...listEnvs()].join(', ')}.`,
       });
     }
-    const { image_placeholder: _placeholder, max_turns: _maxTurns, ...options } = config;
-    return { envId: envName, options, maxTurns: maxTurnsOf(config, undefined), imagePlaceholder, ignoredKeys: [] };
+    const { image_placeholder: _placeholder, max_turns: _maxTurns, tools: _tools, tool_use: _toolUse, ...options } = config;
+    return { envId: envName, options, maxTurns: maxTurnsOf(config, undefined), imagePlaceholder, ignoredKeys: [], ...toolsOf(config) };
   }
   const mappers = MAPPERS[envName] ?? {};
   const ignored = new Set(IGNORED[envName] ?? []);
   const options: Record<string, unknown> = {};
   const ignoredKeys: string[] = [];
   for (const [key, value] of Object.entries(config)) {
-    if (key === 'image_placeholder' || key === 'max_turns') continue;
+    if (key === 'image_placeholder' || key === 'max_turns' || key === 'tools' || key === 'tool_use') continue;
     const mapper = mappers[key];
     if (mapper !== undefined) mapper(value, options);
     else if (ignored.has(key)) ignoredKeys.push(key);
@@ -151,5 +193,5 @@ export function resolveEnvConfig(envName: string, config: Record<string, unknown
       promptNote = variant.note;
     }
   }
-  return { envId: vagenId, options, maxTurns: maxTurnsOf(config, null), imagePlaceholder, ignoredKeys, ...(promptNote === undefined ? {} : { promptNote }) };
+  return { envId: vagenId, options, maxTurns: maxTurnsOf(config, null), imagePlaceholder, ignoredKeys, ...(promptNote === undefined ? {} : { promptNote }), ...toolsOf(config) };
 }

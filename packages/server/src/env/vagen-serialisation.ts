@@ -19,12 +19,26 @@ export const TRAJECTORY_METRICS: readonly string[] = ['success'];
  * bytes are the env's encoded file (PNG for every built-in env): PIL opens PNG, JPEG and WebP alike.
  */
 export function toVagenObservation(observation: Observation, placeholder = IMAGE_PLACEHOLDER): VagenObservation {
-  const text = placeholder === IMAGE_PLACEHOLDER ? observation.text : observation.text.replaceAll(IMAGE_PLACEHOLDER, placeholder);
+  const text = vagenObservationText(observation, placeholder);
   if (observation.images.length === 0) return { obs_str: text };
   return {
     obs_str: text,
     multi_modal_data: { [placeholder]: observation.images.map((image) => ({ __pil_image__: Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength).toString('base64') })) },
   };
+}
+
+/** The observation's text with VAGEN's image placeholder (`<image>` unless a config names another). */
+export function vagenObservationText(observation: Observation, placeholder = IMAGE_PLACEHOLDER): string {
+  return placeholder === IMAGE_PLACEHOLDER ? observation.text : observation.text.replaceAll(IMAGE_PLACEHOLDER, placeholder);
+}
+
+/**
+ * Saccade's info → the info of VAGEN's GymImageEnv (its main branch): VAGEN's `metrics` split as
+ * `toVagenInfo` makes it, and `success`, the flag its agent loops read to end an episode and log.
+ */
+export function toGymInfo(info: EnvInfo): Record<string, unknown> {
+  const success = info.metrics?.success;
+  return { ...toVagenInfo(info), success: success === true || success === 1 };
 }
 
 /**

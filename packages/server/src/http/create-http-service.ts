@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto';
 import { EnvNotFoundError, InvalidArgumentError, InvalidStateError, TimeoutError } from '@saccade/spec';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { ServerRequestError } from './server-request-error';
@@ -14,6 +15,11 @@ export interface ServiceOptions {
   idleTimeoutMs?: number;
   /** Fastify's logger: `false` for none, `true` or pino options for JSON lines on stdout (default `{level: 'info'}`). */
   logger?: FastifyServerOptions['logger'];
+  /**
+   * A key every request but `GET /health` must carry, in `x-api-key`, `?token=` (VAGEN's remote env
+   * clients) or `Authorization: Bearer` (OpenAI clients); others are answered 401. Default: none.
+   */
+  apiKey?: string;
 }
 
 /** A started or startable service. */
@@ -42,8 +48,8 @@ export interface HttpServiceSettings extends ServiceOptions {
   shutdown: () => Promise<void>;
 }
 
-/** Status for errors thrown by envs and tools inside a handler. */
-function statusOf(error: unknown): { statusCode: number; message: string; code?: string } | undefined {
+/** The status and message a handler's error is answered with; undefined for an unexpected error (500). */
+export function errorStatus(error: unknown): { statusCode: number; message: string; code?: string } | undefined {
   if (ServerRequestError.isInstance(error)) return { statusCode: error.statusCode, message: error.message, ...(error.code === undefined ? {} : { code: error.code }) };
   if (EnvNotFoundError.isInstance(error) || InvalidArgumentError.isInstance(error)) return { statusCode: 400, message: error.message };
   if (InvalidStateError.isInstance(error)) return { statusCode: 409, message: error.message };
@@ -75,7 +81,7 @@ export function createHttpService(settings: HttpServiceSettings): SaccadeServer 
   });
 
   app.setErrorHandler((error, request, reply) => {
-    const known = statusOf(error);
+    const known = errorStatus(error);
     if (known === undefined) {
       request.log.error({ err: error }, 'request failed');
       const message = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
@@ -95,6 +101,18 @@ export function createHttpService(settings: HttpServiceSettings): SaccadeServer 
       .status(404)
       .send(settings.errorBody(404, `No route ${request.method} ${request.url.split('?')[0]}; this ${settings.name} serves: ${routes.join(', ')}.`, 'not_found'));
   });
+
+  if (settings.apiKey !== undefined && settings.apiKey.length > 0) {
+    const expected = Buffer.from(settings.apiKey);
+    const matches = (given: unknown) => typeof given === 'string' && given.length === expected.length && timingSafeEqual(Buffer.from(given), expected);
+    app.addHook('onRequest', async (request, reply) => {
+      if (request.method === 'GET' && request.url.split('?')[0] === '/health') return;
+      const bearer = /^Bearer\s+(.+)$/i.exec(request.headers.authorization ?? '')?.[1];
+      if (matches(request.headers['x-api-key']) || matches((request.query as Record<string, unknown> | undefined)?.token) || matches(bearer)) return;
+      request.log.info({ url: request.url.split('?')[0] }, 'request refused: no valid API key');
+      return reply.status(401).send(settings.errorBody(401, 'Unauthorized: this service needs its API key in the x-api-key header, ?token= or Authorization: Bearer.', 'unauthorized'));
+    });
+  }
 
   app.get('/health', async () => ({ status: 'ok', service: settings.name, uptime_s: Math.round((Date.now() - started) / 1000), ...(await settings.health()) }));
 

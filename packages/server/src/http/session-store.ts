@@ -47,6 +47,16 @@ export class SessionStore<VALUE> {
     return this.#entries.has(id);
   }
 
+  /** When `id` was last used (ms since the epoch), or undefined when it is not held. */
+  lastUsed(id: string): number | undefined {
+    return this.#entries.get(id)?.lastUsed;
+  }
+
+  /** The value for `id` without counting it as a use (listings), or undefined. */
+  peek(id: string): VALUE | undefined {
+    return this.#entries.get(id)?.value;
+  }
+
   /** Whether a request holds `id` now. */
   isBusy(id: string): boolean {
     return this.#locked.has(id);
