@@ -4,6 +4,7 @@ import { benchCommand } from './commands/bench-command';
 import { dataCommand } from './commands/data-command';
 import { envsCommand } from './commands/envs-command';
 import { evalCommand } from './commands/eval-command';
+import { exportCommand } from './commands/export-command';
 import { plotCommand } from './commands/plot-command';
 import { serveCommand } from './commands/serve-command';
 import { toolsCommand } from './commands/tools-command';
@@ -13,6 +14,7 @@ import { watchCommand } from './commands/watch';
 import { EXIT_FAILURE, EXIT_SUCCESS, EXIT_USAGE } from './exit-codes';
 import { consoleOutput, type Output } from './output';
 import { isFileSystemError, UsageError } from './usage-error';
+import { acceptJudgeSettings } from './judge/env-judges';
 
 export interface RunCliResult {
   exitCode: number;
@@ -34,6 +36,9 @@ export function createProgram(output: Output, setExitCode: (code: number) => voi
   program.addCommand(plotCommand(output, setExitCode));
   program.addCommand(watchCommand(output, setExitCode));
   program.addCommand(viewCommand(output, setExitCode));
+  program.addCommand(exportCommand(output, setExitCode));
+  // Envs registered so far (plug-ins' too) take `judge` settings in their options.
+  program.hook('preAction', () => acceptJudgeSettings());
   for (const command of program.commands) configureSubcommands(command, output);
   return program;
 }

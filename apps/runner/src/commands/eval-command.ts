@@ -17,6 +17,8 @@ import type { Output } from '../output';
 import { inCi } from '../train-display';
 import { createEpisodeProgress } from '../progress-printer';
 import { RunFolder } from '../run-folder';
+import { JUDGE_FLAG_HELP, judgeOptionFromFlags, type JudgeFlags } from '../judge/judge-settings';
+import { createRunEventHooks } from '../run-event-hooks';
 
 const integer = (value: string): number => Number(value);
 
@@ -25,6 +27,7 @@ export function evalCommand(output: Output, setExitCode: (code: number) => void)
   return new Command('eval')
     .description('evaluate an agent on an env or a task file: success with 95% intervals, per task family, pass@k, tool use')
     .option('--env <id>', 'env id (see saccade envs list)')
+    .option('--env-from <run>', "a training run folder: play its env as the run did (env, options, turn cap, tools, plug-ins); --env-options and --tools override")
     .option('--tasks <file>', 'a task file (JSONL, see docs/vqa.md): runs saccade/VisionQA-v1 over it, each task once by default')
     .option('--env-options <json>', 'options for the env, e.g. \'{"observation": "text"}\'')
     .option('--agent <kind>', 'oracle | random | openai | policy | transformers')
@@ -48,7 +51,11 @@ export function evalCommand(output: Output, setExitCode: (code: number) => void)
     .option('--resume <run folder>', 'continue an interrupted eval: plays only the episodes it has not stored (other flags are ignored)')
     .option('--json', 'print the summary as JSON on stdout (progress goes to stderr)')
     .option('--plain', 'plain progress lines even on a terminal')
-    .action(async (flags: EvalFlags) => {
+    .option('--tensorboard <folder>', 'also write the metrics to TensorBoard event files in <folder>/<run name>/')
+    .option('--judge-url <url>', JUDGE_FLAG_HELP.url)
+    .option('--judge-model <name>', JUDGE_FLAG_HELP.model)
+    .option('--judge-api-key-env <name>', JUDGE_FLAG_HELP.apiKeyEnv)
+    .action(async (flags: EvalFlags & JudgeFlags & { tensorboard?: string }) => {
       // With --json, stdout carries the summary alone.
       const say = flags.json ? (line: string) => output.error(line) : (line: string) => output.log(line);
       const usage = (message: string): void => {
@@ -69,6 +76,8 @@ export function evalCommand(output: Output, setExitCode: (code: number) => void)
           config = await resolveEvalConfig(flags);
           const toolOptions = parseToolOptions((flags as { toolOptions?: string }).toolOptions);
           if (Object.keys(toolOptions).length > 0) config = { ...config, toolOptions };
+          const judge = judgeOptionFromFlags(flags);
+          if (judge !== undefined) config = { ...config, env: { ...config.env, options: { ...config.env.options, judge } } };
           folder = RunFolder.create(config.outputFolder, config.name, { checkpoints: false });
           config = { ...config, name: basename(folder.path) };
         }
@@ -92,7 +101,8 @@ export function evalCommand(output: Output, setExitCode: (code: number) => void)
 
       const plan = await planEval(config, folder);
       const total = plan.prompts.length;
-      const emit = (event: RunEvent): void => folder.appendEvent(event);
+      const hooks = createRunEventHooks({ tensorboard: flags.tensorboard, runName: config.name });
+      const emit = (event: RunEvent): void => hooks.emit(event, (event) => folder.appendEvent(event));
       const terminal = process.stdout.isTTY === true && !flags.plain && !flags.json && !inCi();
       const progress = createEpisodeProgress({ log: say, error: (line) => output.error(line) }, {
         total,
@@ -147,6 +157,7 @@ export function evalCommand(output: Output, setExitCode: (code: number) => void)
         throw error;
       } finally {
         process.removeListener('SIGINT', stop);
+        hooks.close();
         await plan.store.close();
         agent.close();
         await closeTools();

@@ -11,12 +11,15 @@ import type { Output } from '../output';
 import { writeRunPlots } from '../plots/write-run-plots';
 import { RunFolder } from '../run-folder';
 import { createTrainDisplay } from '../train-display';
+import { JUDGE_FLAG_HELP, judgeOptionFromFlags, type JudgeFlags } from '../judge/judge-settings';
+import { createRunEventHooks } from '../run-event-hooks';
 import { createControlReader, RUN_FILES } from '@saccade/runs';
 import type { TrainConfig } from '../train-config';
 import { plannedPhases, prepareTrainRun, runTraining, secondPhase } from '../train-run';
 import { basename, join } from 'node:path';
 
-interface TrainFlags {
+interface TrainFlags extends JudgeFlags {
+  tensorboard?: string;
   config?: string;
   name?: string;
   out?: string;
@@ -96,6 +99,10 @@ export function trainCommand(output: Output, setExitCode: (code: number) => void
     .option('--seed <n>', 'seed of the data order and sampling', integer)
     .option('--resume <run folder>', "continue a stopped or killed run from its newest checkpoint (its config.yaml; other flags but --plain are ignored)")
     .option('--plain', 'progress lines instead of the terminal UI (the default off a terminal and in CI)')
+    .option('--tensorboard <folder>', 'also write every metric as it comes to TensorBoard event files in <folder>/<run name>/')
+    .option('--judge-url <url>', JUDGE_FLAG_HELP.url)
+    .option('--judge-model <name>', JUDGE_FLAG_HELP.model)
+    .option('--judge-api-key-env <name>', JUDGE_FLAG_HELP.apiKeyEnv)
     .addHelpText('after', () => {
       const recipes = listRecipes();
       const width = Math.max(...recipes.map((recipe) => recipe.name.length));
@@ -117,9 +124,9 @@ export function trainCommand(output: Output, setExitCode: (code: number) => void
             seed: flags.seed,
             targetSuccess: flags.targetSuccess,
             algorithm: flags.algorithm,
-            ...(flags.env === undefined && flags.envOptions === undefined && flags.maxTurns === undefined
+            ...(flags.env === undefined && flags.envOptions === undefined && flags.maxTurns === undefined && flags.judgeUrl === undefined
               ? {}
-              : { env: { id: flags.env, options: envOptionsFlag(flags), maxTurns: flags.maxTurns } }),
+              : { env: { id: flags.env, options: withJudge(envOptionsFlag(flags), flags), maxTurns: flags.maxTurns } }),
             // `--tools none`: the recipe without its tools (the ablation).
             tools: flags.tools === undefined ? undefined : flags.tools.trim() === 'none' ? [] : flags.tools.split(',').map((name) => name.trim()).filter((name) => name.length > 0),
             toolOptions: flags.toolOptions === undefined ? undefined : toolOptionsFlag(flags.toolOptions),
@@ -210,10 +217,12 @@ export function trainCommand(output: Output, setExitCode: (code: number) => void
         process.once('SIGINT', () => process.exit(130));
       };
       process.once('SIGINT', stop);
-      const emit = (event: RunEvent): void => {
-        folder.appendEvent(event);
-        display.emit(event);
-      };
+      const hooks = createRunEventHooks({ tensorboard: flags.tensorboard, runName: name });
+      const emit = (event: RunEvent): void =>
+        hooks.emit(event, (event) => {
+          folder.appendEvent(event);
+          display.emit(event);
+        });
       const control = createControlReader(folder.path, () => controller.abort());
       emit({ type: 'run-start', time: new Date().toISOString(), runName: name, config, ...(startStep > 0 ? { step: startStep } : {}) });
       try {
@@ -240,6 +249,7 @@ export function trainCommand(output: Output, setExitCode: (code: number) => void
         setExitCode(EXIT_CANCELLED);
       } finally {
         process.removeListener('SIGINT', stop);
+        hooks.close();
         model.dispose();
         await closeTools();
         const plots = await writeRunPlots(folder.path, folder.readMetrics());
@@ -283,6 +293,12 @@ async function checkEnv(config: TrainConfig): Promise<void> {
   } catch (error) {
     throw new ConfigError({ source: 'env (--env, --env-options)', issues: [(error as Error).message] });
   }
+}
+
+/** The env options with `judge` settings from --judge-url (merged over the recipe's or config's options). */
+function withJudge(options: Record<string, unknown> | undefined, flags: TrainFlags): Record<string, unknown> | undefined {
+  const judge = judgeOptionFromFlags(flags);
+  return judge === undefined ? options : { ...options, judge };
 }
 
 /** --env-options as an object; with --env and no options, none (the default env's options are FrozenLake's). */

@@ -27,7 +27,7 @@ export interface LlmJudgeStatistics {
   cacheHits: number;
   /** Calls that reached the model. */
   requests: number;
-  /** Model calls that failed (unreachable, an error status after retries, a timeout). */
+  /** Calls whose model call failed (unreachable, an error status after retries, a timeout): terms the env scores 0. */
   failures: number;
   /** Answers with no JSON array of relations in them (scored as no relations stated). */
   unparsed: number;
@@ -67,21 +67,13 @@ export function createLlmVisualReasoningJudge(options: LlmVisualReasoningJudgeOp
 
   const request = async (prompt: string, state: GridSymbolicState): Promise<number> => {
     statistics.requests++;
-    let answer: string;
-    try {
-      answer = await options.complete(prompt);
-    } catch (error) {
-      statistics.failures++;
-      statistics.lastError = error instanceof Error ? error.message : String(error);
-      throw error;
-    }
+    const answer = await options.complete(prompt);
     const relations = parseJudgeRelations(typeof answer === 'string' ? answer : '');
     if (relations === undefined) statistics.unparsed++;
     return scoreJudgeRelations(relations ?? [], state);
   };
 
-  const judge = (async (_kind, text, state) => {
-    statistics.calls++;
+  const score = async (text: string, state: GridSymbolicState): Promise<number> => {
     const prompt = judgePrompt(text, state);
     const key = `${prompt}\u0000${JSON.stringify(state)}`;
     const cached = cache.get(key);
@@ -97,14 +89,25 @@ export function createLlmVisualReasoningJudge(options: LlmVisualReasoningJudgeOp
     const promise = request(prompt, state);
     inFlight.set(key, promise);
     try {
-      const score = await promise;
+      const value = await promise;
       if (cacheSize > 0) {
-        cache.set(key, score);
+        cache.set(key, value);
         if (cache.size > cacheSize) cache.delete(cache.keys().next().value!);
       }
-      return score;
+      return value;
     } finally {
       inFlight.delete(key);
+    }
+  };
+
+  const judge = (async (_kind, text, state) => {
+    statistics.calls++;
+    try {
+      return await score(text, state);
+    } catch (error) {
+      statistics.failures++;
+      statistics.lastError = error instanceof Error ? error.message : String(error);
+      throw error;
     }
   }) as LlmVisualReasoningJudge;
   Object.defineProperty(judge, 'statistics', { value: statistics, enumerable: true });
