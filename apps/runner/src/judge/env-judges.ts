@@ -33,7 +33,7 @@ export function judgeFor(raw: unknown): LlmVisualReasoningJudge {
     });
     judge = createLlmVisualReasoningJudge({
       cacheSize: settings.cacheSize,
-      complete: async (prompt) => (await agent.act({ messages: [{ role: 'user', content: prompt }] })).outputs[0]?.text ?? '',
+      complete: async (prompt: string) => (await agent.act({ messages: [{ role: 'user', content: prompt }] })).outputs[0]?.text ?? '',
     });
     judges.set(key, judge);
   }
