@@ -66,6 +66,17 @@ describe('TensorBoard files of a run', () => {
     expect(scalarsOf(join(exported, 'curves', file!))).toEqual(expected);
   });
 
+  test('eval --tensorboard writes the eval results at step 0', { timeout: 60_000 }, async () => {
+    const output = capture();
+    const folder = join(scratch, 'eval-curves');
+    const { exitCode } = await runCli(['eval', '--env', 'saccade/FrozenLake-v1', '--agent', 'oracle', '--episodes', '2', '--name', 'oracle', '--out', scratch, '--tensorboard', folder, '--plain'], output);
+    expect(exitCode).toBe(EXIT_SUCCESS);
+    const [file] = readdirSync(join(folder, 'oracle'));
+    const scalars = scalarsOf(join(folder, 'oracle', file!));
+    expect(scalars).toEqual(scalarsOfMetrics(join(scratch, 'oracle')));
+    expect(scalars).toEqual(expect.arrayContaining(['eval/success@0=1', 'eval/episodes@0=2']));
+  });
+
   test('export tensorboard of a folder that is no run folder is a usage error', async () => {
     const output = capture();
     expect((await runCli(['export', 'tensorboard', join(scratch, 'none')], output)).exitCode).toBe(EXIT_USAGE);

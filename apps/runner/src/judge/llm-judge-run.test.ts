@@ -4,7 +4,10 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { makeEnv } from '@saccade/core';
+import { oracleResponse, type GridEnv, type GridState } from '@saccade/env-grid';
 import { runCli } from '../create-program';
+import { acceptJudgeSettings } from './env-judges';
 import { EXIT_SUCCESS, EXIT_USAGE } from '../exit-codes';
 import type { Output } from '../output';
 
@@ -114,6 +117,16 @@ describe('saccade train --judge-url', () => {
     expect(train['judgeFailures']).toBe(2 * judged.length);
     expect(train['judgeCalls']).toBe(train['judgeFailures']);
     expect(events.find((event) => event.type === 'log' && event.level === 'warn')?.message).toMatch(/^the LLM judge failed \d+ time\(s\) since the last report \(those terms scored 0\): POST http:\/\/127\.0\.0\.1:9\/v1\/chat\/completions failed/);
+  });
+
+  test('any maker of registered envs (the env service among them) takes judge settings once they are accepted', async () => {
+    acceptJudgeSettings();
+    const env = makeEnv('saccade/Sokoban-v1', { format: 'grounding_worldmodeling', visualReasoningReward: true, observation: 'text', judge: { url: judge.url, model: 'service-judge' } });
+    await env.reset({ seed: 5 });
+    const step = await env.step(oracleResponse((env as unknown as { unwrapped: GridEnv<GridState> }).unwrapped));
+    expect(step.info.rewardTerms).toMatchObject({ grounding: 0.25, worldmodel: 0.25 });
+    expect(judge.requests.at(-1)?.model).toBe('service-judge');
+    await env.close();
   });
 
   test('bad judge settings are a usage error before any training', async () => {
