@@ -20,11 +20,12 @@ describe('env packages are found through their package.json', () => {
       { name: '@saccade/env-grid', register: ['registerGridEnvs'] },
       { name: '@saccade/env-grounded', register: ['registerGroundingEnvs'] },
       { name: '@saccade/env-procedural', register: ['registerProceduralEnvs'] },
+      { name: '@saccade/env-remote', register: ['registerRemoteEnvs'] },
       { name: '@saccade/env-vqa', register: ['registerVqaEnvs'] },
     ]);
     await registerBuiltinEnvs(manifest);
     const ids = listEnvs();
-    expect(ids).toEqual(expect.arrayContaining(['saccade/FrozenLake-v1', 'saccade/VisualSearch-v1', 'saccade/VisionQA-v1', 'saccade/GroundedVisualSearch-v1']));
+    expect(ids).toEqual(expect.arrayContaining(['saccade/FrozenLake-v1', 'saccade/VisualSearch-v1', 'saccade/VisionQA-v1', 'saccade/GroundedVisualSearch-v1', 'saccade/Remote-v1']));
   });
 
   test('packages without the field are skipped; a malformed field names the package', () => {

@@ -56,3 +56,27 @@ test('saccade serve env --workers 2 serves VAGEN batches across two processes be
   child.kill('SIGTERM');
   expect(await exited).toBe(0);
 });
+
+test('saccade serve env --workers 2 with $SACCADE_API_KEY: VAGEN main sessions across both workers, the key asked of all but /health', { timeout: 60_000 }, async () => {
+  const child = spawn(process.execPath, [cli, 'serve', 'env', '--port', '0', '--workers', '2'], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, SACCADE_API_KEY: 'serve-key' } });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  const url = /listening on (\S+)/.exec((await lines.next()).value as string)?.[1];
+  expect((await fetch(`${url}/health`)).status).toBe(200);
+  // VAGEN's multipart body, written out: one JSON part named data.
+  const connect = (query: string) =>
+    fetch(`${url}/connect${query}`, {
+      method: 'POST',
+      headers: { 'content-type': 'multipart/form-data; boundary=b' },
+      body: '--b\r\nContent-Disposition: form-data; name="data"\r\nContent-Type: application/json\r\n\r\n{"env_config": {"env_name": "frozenlake", "render_mode": "text"}, "seed": 3}\r\n--b--\r\n',
+    });
+  expect((await connect('')).status).toBe(401);
+  const answers = await Promise.all([connect('?token=serve-key'), connect('?token=serve-key')]);
+  const texts = await Promise.all(answers.map((answer) => answer.text()));
+  expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+  expect(texts.map((text) => /"session_id": ?"(w\d)-/.exec(text)?.[1]).sort()).toEqual(['w0', 'w1']);
+  const sessions = (await (await fetch(`${url}/sessions?token=serve-key`)).json()) as { num_sessions: number };
+  expect(sessions.num_sessions).toBe(2);
+  child.kill('SIGTERM');
+  expect(await exited).toBe(0);
+});

@@ -1,0 +1,54 @@
+/** VAGEN main's GymService around the LineWalk env (test/python/line_walk_service.py), as a child process. */
+import { spawn } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+export { findPython } from '../../../server/test/python';
+
+const script = fileURLToPath(new URL('./python/line_walk_service.py', import.meta.url));
+
+export interface LineWalkService {
+  url: string;
+  /** Kills the server (SIGKILL: gone at once, as a crashed node) and waits for it to exit. */
+  stop(): Promise<void>;
+}
+
+/** The URL of a loopback port nothing listens on (it was free a moment ago): connections are refused. */
+export async function deadUrl(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return `http://127.0.0.1:${port}`;
+}
+
+export async function startLineWalkService(python: string, apiKey = ''): Promise<LineWalkService> {
+  // stderr is kept, not shown: the service logs a traceback for every refusal the tests provoke.
+  const child = spawn(python, [script, apiKey], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1' } });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2000)));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const first = (await createInterface({ input: child.stdout })[Symbol.asyncIterator]().next()).value as string | undefined;
+  const url = first === undefined ? undefined : /listening on (\S+)/.exec(first)?.[1];
+  if (url === undefined) {
+    child.kill('SIGKILL');
+    await exited;
+    throw new Error(`line_walk_service.py did not start (its first line: ${JSON.stringify(first ?? '')}; its stderr: ${stderr})`);
+  }
+  // uvicorn accepts once its loop runs: wait for /health.
+  for (let attempt = 0; attempt < 100; attempt++) {
+    try {
+      if ((await fetch(`${url}/health`)).ok) break;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+  return {
+    url,
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
