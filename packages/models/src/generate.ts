@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { combinePointerCaches, disposePointerCache, mapPointerCache, type PointerCache } from './grid-pointer';
 import type { ModelSequence } from './model-inputs';
-import { sampleToken, type SampleSettings } from './sample-token';
+import { bannedTokenIds, sampleToken, type SampleSettings } from './sample-token';
 import { createRandom } from './seeded-random';
 import { transformerBlockStep } from './transformer-layers';
 import type { VisionLanguageModel } from './vision-language-model';
@@ -31,7 +31,10 @@ export interface GeneratedSample {
   tokens: number[];
   /** Decoded text without control tokens. */
   text: string;
-  /** Model log-probability of each token (temperature 1; what `logProbsAndValues` recomputes). */
+  /**
+   * Log-probability of each token under the distribution it was sampled from (temperature, banned
+   * ids, top-p: see SampledToken); `logProbsAndValues` with the same `sampling` recomputes it.
+   */
   logProbs: number[];
   finishReason: 'stop' | 'length';
 }
@@ -59,9 +62,7 @@ export async function generate(model: VisionLanguageModel, options: GenerateOpti
   const settings: SampleSettings = {
     temperature: options.temperature ?? 1,
     topP: options.topP ?? 1,
-    banned: new Set(
-      [tokenizer.padId, tokenizer.unknownId, tokenizer.bosId, tokenizer.imagePadId, tokenizer.systemId, tokenizer.userId, tokenizer.assistantId],
-    ),
+    banned: new Set(bannedTokenIds(tokenizer)),
   };
   const samples: SampleState[] = [];
   options.prompts.forEach((prompt, index) => {

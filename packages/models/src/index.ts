@@ -1,6 +1,6 @@
 // The model.
 export { VisionLanguageModel, causalBias, resolveModelConfig } from './vision-language-model';
-export type { CreateModelOptions, ForwardOutput, LogProbsAndValues } from './vision-language-model';
+export type { CreateModelOptions, ForwardOutput, LogProbsAndValues, SamplingDistribution } from './vision-language-model';
 export {
   MODEL_PRESETS,
   imageTokenCount,
@@ -30,7 +30,7 @@ export { decodeImageData } from './decode-image-data';
 // Generation and the agent.
 export { generate } from './generate';
 export type { GenerateOptions, GeneratedSample } from './generate';
-export { sampleToken } from './sample-token';
+export { bannedTokenIds, sampleToken } from './sample-token';
 export type { SampleSettings, SampledToken } from './sample-token';
 export { createRandom } from './seeded-random';
 export type { RandomSource } from './seeded-random';

@@ -59,12 +59,12 @@ export function createModelAgent(settings: ModelAgentSettings): Agent {
         const whole = prefix === undefined ? sequence.tokens : [...sequence.tokens, ...model.tokenizer.encode(prefix)];
         const { tokens, images: kept } = fitPrompt(whole, sequence.images, model.config.maxSequenceLength - answerRoom, model.tokenizer);
         const images = await Promise.all(kept.map((image) => decode(image, model.config.imageSize)));
-        return { tokens, images };
+        return { tokens, images, kept: kept.length, truncated: whole.length - tokens.length };
       }),
     );
     const stop = options.stop ?? settings.stop;
     const results = await generator.generate({
-      prompts,
+      prompts: prompts.map(({ tokens, images }) => ({ tokens, images })),
       n: options.n ?? 1,
       temperature: options.temperature ?? settings.temperature ?? 1,
       topP: options.topP ?? settings.topP ?? 1,
@@ -86,6 +86,8 @@ export function createModelAgent(settings: ModelAgentSettings): Agent {
           inputTokens: prompt.tokens.length,
           outputTokens: samples.reduce((sum, sample) => sum + sample.tokens.length, 0),
         },
+        // What the samples were drawn from, cut as it was: the context a trainer must score them in.
+        prompt: { tokens: [...prompt.tokens], images: prompt.kept, ...(prompt.truncated > 0 ? { truncatedTokens: prompt.truncated } : {}) },
       };
     });
   };

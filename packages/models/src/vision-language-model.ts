@@ -42,6 +42,17 @@ export interface LogProbsAndValues {
   values: tf.Tensor2D;
 }
 
+/**
+ * The distribution tokens were sampled from: the logits divided by `temperature`, the
+ * `bannedIds` left out (generate's `bannedTokenIds`). A policy trainer scores sampled tokens under
+ * it, so that its log-probs equal the sampler's.
+ */
+export interface SamplingDistribution {
+  /** > 0; a greedy sampler's tokens are scored at 1. */
+  temperature: number;
+  bannedIds: readonly number[];
+}
+
 let modelCount = 0;
 
 /**
@@ -344,15 +355,17 @@ export class VisionLanguageModel {
   /**
    * Differentiable per-token log-probs, entropies and values for trainers (see LogProbsAndValues).
    * `entropies: false` skips the entropy (an SFT step does not need it); it is then all zeros.
+   * `sampling`: log-probs and entropies of the distribution a sampler drew from (temperature,
+   * banned ids) instead of the model's own.
    */
-  logProbsAndValues(inputs: ModelInputs, options: { entropies?: boolean } = {}): LogProbsAndValues {
+  logProbsAndValues(inputs: ModelInputs, options: { entropies?: boolean; sampling?: SamplingDistribution } = {}): LogProbsAndValues {
     return tf.tidy(() => {
       const { batch, length } = inputs;
       const vocabulary = this.config.vocabularySize;
       const { logits, values } = this.forward(inputs);
       // Every position predicts the next token; the last one predicts padding and is dropped.
       const next = tf.concat([tf.slice(inputs.tokens, [0, 1], [batch, length - 1]), tf.fill([batch, 1], this.tokenizer.padId, 'int32')], 1);
-      const logSoftmax = tf.logSoftmax(logits);
+      const logSoftmax = tf.logSoftmax(options.sampling ? samplingLogits(logits, options.sampling, vocabulary) : logits);
       const picked = tf.sum(tf.mul(logSoftmax, tf.oneHot(tf.reshape(next, [-1]), vocabulary)), -1);
       // Shift right: entry t is about token t; column 0 has no prediction.
       const align = (x: tf.Tensor): tf.Tensor2D =>
@@ -380,6 +393,22 @@ export class VisionLanguageModel {
   private assertLive(): void {
     if (this.disposed) throw new Error('The model was disposed.');
   }
+}
+
+/**
+ * Far enough below any logit that exp() of it is exactly 0 in float32, near enough that float32
+ * still resolves differences between two models' banned log-probs (at MASKED's 1e9 they round in
+ * steps of 64, and a KL or ratio of such context positions overflows to NaN).
+ */
+const BANNED = -1e4;
+
+/** Logits of the sampling distribution: divided by its temperature, banned ids pushed to BANNED. */
+function samplingLogits(logits: tf.Tensor2D, sampling: SamplingDistribution, vocabulary: number): tf.Tensor2D {
+  if (!(sampling.temperature > 0)) throw new RangeError(`sampling.temperature must be > 0; got ${sampling.temperature}.`);
+  const bias = new Float32Array(vocabulary);
+  for (const id of sampling.bannedIds) if (id >= 0 && id < vocabulary) bias[id] = BANNED;
+  const scaled = sampling.temperature === 1 ? logits : tf.div(logits, sampling.temperature);
+  return tf.add(scaled, tf.tensor1d(bias)) as tf.Tensor2D;
 }
 
 /** [length, length]: 0 on and below the diagonal, MASKED above (a query sees itself and earlier keys). */

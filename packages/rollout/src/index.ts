@@ -24,6 +24,8 @@ export type { Qwen25SequenceTokenizerOptions } from './qwen25-sequence-tokenizer
 export { tokenizeTrajectory } from './tokenize-trajectory';
 export type { RewardPlacement, TokenizeTrajectoryOptions, TrainingSequence } from './tokenize-trajectory';
 export { trajectorySequences } from './trajectory-sequences';
+export { sampledSequences } from './sampled-sequences';
+export type { SampledSequencesOptions } from './sampled-sequences';
 export { chatTrajectory } from './chat-trajectory';
 export type { ChatTextMessage, ChatTrajectoryOptions } from './chat-trajectory';
 export type { TrajectorySequencesOptions } from './trajectory-sequences';

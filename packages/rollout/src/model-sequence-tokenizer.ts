@@ -62,6 +62,16 @@ export async function createModelSequenceTokenizer(options: ModelSequenceTokeniz
       return chat;
     },
     decode: (ids) => tokenizer.decode(ids),
+    imageSpans(ids) {
+      const spans: { start: number; end: number }[] = [];
+      for (let position = 0; position < ids.length; position++) {
+        if (ids[position] === imageTagId && ids[position + 1] === tokenizer.imagePadId) {
+          spans.push({ start: position, end: position + 1 + imageTokens });
+          position += imageTokens;
+        }
+      }
+      return spans;
+    },
   };
 }
 

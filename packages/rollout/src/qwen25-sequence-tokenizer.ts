@@ -125,6 +125,18 @@ export async function createQwen25SequenceTokenizer(options: Qwen25SequenceToken
       return chat;
     },
     decode: (ids) => tokenizer.decode([...ids]),
+    imageSpans(ids) {
+      const spans: { start: number; end: number }[] = [];
+      let start = -1;
+      ids.forEach((id, position) => {
+        if (id === visionStart) start = position;
+        else if (id === visionEnd && start >= 0) {
+          spans.push({ start, end: position + 1 });
+          start = -1;
+        }
+      });
+      return spans;
+    },
   };
 }
 

@@ -5,11 +5,15 @@ import {
   type AgentActOptions,
   type AgentResponse,
   type Env,
+  type AgentPrompt,
   type ImageData,
+  type ImageRef,
+  type Message,
   type Observation,
   type RunEvent,
   type Trajectory,
   type Turn,
+  type TurnPrompt,
 } from '@saccade/spec';
 import { storeObservation } from './store-observation';
 import { trajectorySuccess } from './trajectory-filter';
@@ -121,8 +125,12 @@ export async function runEpisode(context: Omit<EpisodeContext, 'env'>, settings:
     let observation: Observation = reset.observation;
     let prefix = forcedPrefixOf(reset.info);
     const history: HistoryTurn[] = [];
+    // Each observation image's stored reference, for the prompts that show it again.
+    const references = new Map<ImageData, ImageRef>();
     for (let index = 0; index < settings.maxTurns; index++) {
       settings.signal?.throwIfAborted();
+      const stored = storeObservation(observation, images);
+      observation.images.forEach((image, position) => references.set(image, stored.images[position]!));
       const messages = buildMessages({ systemPrompt, history, observation, historyWindow: settings.historyWindow, view: settings.view });
       if (prefix !== undefined) messages.push({ role: 'assistant', content: prefix });
       const agentStart = performance.now();
@@ -137,7 +145,7 @@ export async function runEpisode(context: Omit<EpisodeContext, 'env'>, settings:
       const result = await env.step(action);
       const envMs = performance.now() - envStart;
       const turn: Turn = {
-        observation: storeObservation(observation, images),
+        observation: stored,
         action,
         reward: result.reward,
         rewardTerms: result.info.rewardTerms ?? {},
@@ -149,6 +157,7 @@ export async function runEpisode(context: Omit<EpisodeContext, 'env'>, settings:
       if (output.finishReason !== undefined) turn.finishReason = output.finishReason;
       if (prefix === undefined && Array.isArray(output.tokens)) turn.tokens = output.tokens;
       if (prefix === undefined && Array.isArray(output.logprobs)) turn.logprobs = output.logprobs;
+      if (prefix === undefined && turn.tokens !== undefined && response.prompt !== undefined) turn.prompt = promptOf(response.prompt, messages, references);
       turns.push(turn);
       trajectory.totalReward += result.reward;
       settings.emit({
@@ -225,6 +234,28 @@ function delay(ms: number, signal: AbortSignal | undefined): Promise<void> {
     };
     signal?.addEventListener('abort', onAbort, { once: true });
   });
+}
+
+/** The agent's prompt as a turn records it: its ids, and the references of the images it kept (the chat's last ones). */
+function promptOf(prompt: AgentPrompt, messages: readonly Message[], references: ReadonlyMap<ImageData, ImageRef>): TurnPrompt {
+  const shown: ImageRef[] = [];
+  for (const message of messages) {
+    if (typeof message.content === 'string') continue;
+    for (const part of message.content) {
+      if (part.type !== 'image') continue;
+      const reference = references.get(part.image);
+      if (reference === undefined) throw new Error('A prompt image is not among the episode\'s observations.');
+      shown.push(reference);
+    }
+  }
+  if (!Number.isSafeInteger(prompt.images) || prompt.images < 0 || prompt.images > shown.length) {
+    throw new InvalidArgumentError({ argument: 'response.prompt.images', expected: `an integer from 0 to ${shown.length} (the images of the chat)`, value: prompt.images });
+  }
+  return {
+    tokens: prompt.tokens,
+    images: shown.slice(shown.length - prompt.images),
+    ...(prompt.truncatedTokens ? { truncatedTokens: prompt.truncatedTokens } : {}),
+  };
 }
 
 function stepField(step: number | undefined): { step?: number } {

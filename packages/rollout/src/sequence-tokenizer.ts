@@ -35,6 +35,8 @@ export interface SequenceTokenizer {
   readonly name: string;
   encodeChat(messages: readonly SequenceMessage[]): EncodedChat;
   decode(ids: readonly number[]): string;
+  /** Each image's tokens `[start, end)` in ids this tokenizer made (markers included), in order. */
+  imageSpans(ids: readonly number[]): { start: number; end: number }[];
 }
 
 /** Splits a text on `<image>` placeholders; throws when their count differs from the images'. */

@@ -73,10 +73,15 @@ export interface TrainingSequence {
   /** The episode's total reward (every turn, kept or not). */
   totalReward: number;
   success: boolean;
-  /** Tokens cut off on the left to fit `maxLength`. */
+  /** Tokens cut off on the left to fit `maxLength` (sampledSequences: the first prompt's cut). */
   truncatedTokens: number;
   /** Turns left out by the history window. */
   droppedTurns: number;
+  /**
+   * Each token's log-probability as the policy sampled it (the trajectory's `turn.logprobs`), 0 off
+   * the loss mask: set by sampledSequences, the old log-probs of the PPO ratio.
+   */
+  sampledLogProbs?: number[];
 }
 
 /**

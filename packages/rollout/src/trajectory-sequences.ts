@@ -1,4 +1,5 @@
 import { InvalidArgumentError, type Trajectory } from '@saccade/spec';
+import { sampledSequences } from './sampled-sequences';
 import type { SequenceTokenizer } from './sequence-tokenizer';
 import { trajectorySuccess } from './trajectory-filter';
 import { tokenizeTrajectory, type TokenizeTrajectoryOptions, type TrainingSequence } from './tokenize-trajectory';
@@ -12,6 +13,10 @@ export type TrajectorySequencesOptions = Omit<TokenizeTrajectoryOptions, 'lossTu
  * episode, else one sequence per turn, the earlier turns of its window as context and the loss on
  * its response only. Every sequence keeps the episode's `totalReward` and `success`.
  *
+ * With `recordedTokens` and turns that recorded their prompts (the built-in model's agent), the
+ * sequences are sampledSequences': each sampled token in the exact context it was sampled in,
+ * the sampler's cuts included.
+ *
  * @example
  * // The rollout played with historyWindow 0 and the images-only view (a Markov grid world):
  * const sequences = trajectorySequences(trajectory, tokenizer, { historyWindow: 0, view: 'image' }); // one per turn
@@ -19,6 +24,13 @@ export type TrajectorySequencesOptions = Omit<TokenizeTrajectoryOptions, 'lossTu
 export function trajectorySequences(trajectory: Trajectory, tokenizer: SequenceTokenizer, options: TrajectorySequencesOptions = {}): TrainingSequence[] {
   if (typeof trajectory !== 'object' || trajectory === null || !Array.isArray(trajectory.turns)) {
     throw new InvalidArgumentError({ argument: 'trajectory', expected: 'a Trajectory with turns', value: trajectory });
+  }
+  if (options.recordedTokens) {
+    const sampled = sampledSequences(trajectory, tokenizer, {
+      ...(options.rewardPlacement ? { rewardPlacement: options.rewardPlacement } : {}),
+      ...(options.advantageMask ? { advantageMask: options.advantageMask } : {}),
+    });
+    if (sampled !== undefined) return sampled;
   }
   const window = options.historyWindow ?? Infinity;
   const turns = trajectory.turns.length;

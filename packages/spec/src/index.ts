@@ -1,5 +1,5 @@
 // Contracts (types only).
-export type { Agent, AgentActBatchOptions, AgentActOptions, AgentFinishReason, AgentOutput, AgentResponse, AgentUsage } from './v1/agent';
+export type { Agent, AgentActBatchOptions, AgentActOptions, AgentFinishReason, AgentOutput, AgentPrompt, AgentResponse, AgentUsage } from './v1/agent';
 export type { Env, EnvInfo, EnvResetOptions, ResetResult, StepResult } from './v1/env';
 export type { EnvSpec } from './v1/env-spec';
 export type { ImageData, ImageMediaType } from './v1/image-data';
@@ -30,10 +30,10 @@ export type {
   StandardSchemaV1Result,
 } from './v1/standard-schema';
 export type { ImageBox, Tool, ToolExecuteOptions, ToolResult } from './v1/tool';
-export type { ImageRef, StoredObservation, Trajectory, TrajectoryError, Turn, TurnTiming } from './v1/trajectory';
+export type { ImageRef, StoredObservation, Trajectory, TrajectoryError, Turn, TurnPrompt, TurnTiming } from './v1/trajectory';
 
 // Constants.
-export { IMAGE_PLACEHOLDER } from './v1/observation';
+export { IMAGE_PLACEHOLDER, QUOTED_IMAGE_PLACEHOLDER, quoteModelText } from './v1/observation';
 export { SPECIFICATION_VERSION } from './v1/specification-version';
 export type { SpecificationVersion } from './v1/specification-version';
 

@@ -1,12 +1,12 @@
 import type { Rng } from '@saccade/core';
-import { createAdamOptimizer, DataParallel, type VisionLanguageModel } from '@saccade/models';
+import { createAdamOptimizer, DataParallel, type SamplingDistribution, type VisionLanguageModel } from '@saccade/models';
 import type { RunEvent } from '@saccade/spec';
 import type * as tf from '@tensorflow/tfjs-core';
 import type { PolicyEvaluation } from './evaluate-policy';
 import { evaluationMetrics, summarizeTrajectories } from './evaluate-policy';
 import { createHeldOutEvaluator, type TimedEvaluation } from './held-out-evaluator';
 import { createPolicyEpisodes, type PlayedBatch, type PolicyEpisodes } from './policy-episodes';
-import { cloneModel, meanRewardTerms } from './policy-training';
+import { cloneModel, meanRewardTerms, samplingDistribution } from './policy-training';
 import { assertDisjointSeeds, seedRange } from './seed-range';
 import type { TrainGrpoSettings } from './train-grpo';
 import { endTrainingStep, saveTrainingCheckpoint, type TrainingCheckpointMetadata } from './training-checkpoint';
@@ -28,6 +28,8 @@ export interface PolicyPhase {
   /** The starting policy, kept only when the KL term is on. */
   reference: VisionLanguageModel | undefined;
   klCoefficient: number;
+  /** The distribution the phase's rollouts sample from; the losses score sampled tokens under it. */
+  sampling: SamplingDistribution;
   /** Seconds since the phase started. */
   seconds: () => number;
   evaluations: TimedEvaluation[];
@@ -73,6 +75,7 @@ export async function startPolicyPhase(
     parallel,
     reference,
     klCoefficient,
+    sampling: samplingDistribution(model, settings.temperature ?? 1),
     seconds,
     evaluations,
     evaluate,

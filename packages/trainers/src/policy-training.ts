@@ -1,5 +1,5 @@
 import type { Rng } from '@saccade/core';
-import { setLearningRate, type DataParallel, type DataParallelStepResult, type LossReference, type VisionLanguageModel } from '@saccade/models';
+import { bannedTokenIds, setLearningRate, type DataParallel, type DataParallelStepResult, type LossReference, type SamplingDistribution, type VisionLanguageModel } from '@saccade/models';
 import * as tf from '@tensorflow/tfjs-core';
 import type { PolicyExample, PolicyLossContext } from './losses/policy-loss';
 import type { Trajectory } from '@saccade/spec';
@@ -25,9 +25,15 @@ export interface PolicyLossSettings {
 /**
  * A batch's PolicyLossContext from a trainer's settings: the batch's masked tokens and sequences,
  * clip range (low 0.2; high `defaultClipHigh` unless set: DAPO's 0.28 for GRPO, 0.2 for PPO), KL
- * and entropy weights.
+ * and entropy weights, and the distribution the rollout sampled from.
  */
-export function policyLossContext(batch: readonly Pick<PolicyExample, 'lossMask'>[], settings: PolicyLossSettings, klCoefficient: number, defaultClipHigh: number): PolicyLossContext {
+export function policyLossContext(
+  batch: readonly Pick<PolicyExample, 'lossMask' | 'sampledLogProbs'>[],
+  settings: PolicyLossSettings,
+  klCoefficient: number,
+  defaultClipHigh: number,
+  sampling?: SamplingDistribution,
+): PolicyLossContext {
   return {
     aggregation: settings.aggregation ?? 'token-mean',
     tokenCount: batch.reduce((sum, example) => sum + maskedTokens(example), 0),
@@ -36,7 +42,34 @@ export function policyLossContext(batch: readonly Pick<PolicyExample, 'lossMask'
     clipHigh: settings.clipHigh ?? defaultClipHigh,
     klCoefficient,
     entropyCoefficient: settings.entropyCoefficient ?? 0,
+    ...(sampling ? { sampling } : {}),
+    sampledTokenCount: batch.reduce((sum, example) => sum + (example.sampledLogProbs ? maskedTokens(example) : 0), 0),
   };
+}
+
+/**
+ * The distribution a policy phase's rollouts sample from: its temperature (a greedy sampler's
+ * tokens scored at 1) and the ids generation never samples.
+ */
+export function samplingDistribution(model: VisionLanguageModel, temperature: number): SamplingDistribution {
+  return { temperature: temperature > 0 ? temperature : 1, bannedIds: bannedTokenIds(model.tokenizer) };
+}
+
+/** The largest mean |sampler − trainer| log-prob gap a step may show before training stops (see logprobGap). */
+export const DEFAULT_MAX_LOGPROB_GAP = 1e-3;
+
+/**
+ * Stops a run whose trainer does not score the sampled tokens as the sampler did: past the
+ * threshold the update trains on other contexts or another distribution than the rollout's.
+ */
+export function checkLogprobGap(step: number, metrics: Record<string, number>, maxGap: number): void {
+  const gap = metrics['logprobGap'];
+  if (gap === undefined || !(maxGap > 0) || gap <= maxGap) return;
+  throw new Error(
+    `Step ${step}: the trainer's log-probs of the sampled tokens differ from the sampler's by ${gap.toExponential(2)} nats on average ` +
+      `(at most ${maxGap} expected): the update would train tokens in another context or distribution than they were sampled from. ` +
+      'Check that the history window, view, maxSequenceLength and temperature of training match the rollout (maxLogprobGap: Infinity turns the check off).',
+  );
 }
 
 /** Each reward term's mean over the episodes (summed over each episode's turns), as `reward/<term>` metrics. */
@@ -61,13 +94,14 @@ export function forEachForward<Example extends PolicyExample>(
   examples: readonly Example[],
   use: (example: Example, logProbs: Float32Array, values: Float32Array, index: number) => void,
   chunk = 32,
+  sampling?: SamplingDistribution,
 ): void {
   for (let start = 0; start < examples.length; start += chunk) {
     const rows = examples.slice(start, start + chunk);
     const inputs = model.prepare(rows, 'right');
     try {
       const [logProbs, values] = tf.tidy(() => {
-        const output = model.logProbsAndValues(inputs, { entropies: false });
+        const output = model.logProbsAndValues(inputs, { entropies: false, ...(sampling ? { sampling } : {}) });
         return [output.logProbs.dataSync() as Float32Array, output.values.dataSync() as Float32Array] as const;
       });
       rows.forEach((example, row) => {
@@ -81,18 +115,34 @@ export function forEachForward<Example extends PolicyExample>(
   }
 }
 
-/** Log-probs of the policy as it is (the rollout's weights) on every example: PPO's old log-probs (verl recomputes them the same way). */
-export function attachOldLogProbs(model: VisionLanguageModel, examples: PolicyExample[]): void {
-  forEachForward(model, examples, (example, logProbs) => {
-    example.oldLogProbs = Array.from(logProbs);
-  });
+/**
+ * Log-probs of the policy as it is (the rollout's weights), under the sampling distribution, on
+ * the examples that have none of the sampler's: their old log-probs (verl recomputes them the same way).
+ */
+export function attachOldLogProbs(model: VisionLanguageModel, examples: PolicyExample[], sampling?: SamplingDistribution): void {
+  const missing = examples.filter((example) => example.oldLogProbs === undefined);
+  forEachForward(
+    model,
+    missing,
+    (example, logProbs) => {
+      example.oldLogProbs = Array.from(logProbs);
+    },
+    32,
+    sampling,
+  );
 }
 
-/** Log-probs of the frozen reference policy on every example (for the KL term), 32 rows at a time. */
-export function attachReferenceLogProbs(reference: VisionLanguageModel, examples: PolicyExample[]): void {
-  forEachForward(reference, examples, (example, logProbs) => {
-    example.referenceLogProbs = Array.from(logProbs);
-  });
+/** Log-probs of the frozen reference policy on every example (for the KL term, under the distribution the policy's are taken in), 32 rows at a time. */
+export function attachReferenceLogProbs(reference: VisionLanguageModel, examples: PolicyExample[], sampling?: SamplingDistribution): void {
+  forEachForward(
+    reference,
+    examples,
+    (example, logProbs) => {
+      example.referenceLogProbs = Array.from(logProbs);
+    },
+    32,
+    sampling,
+  );
 }
 
 export interface PolicyUpdateSettings<Example, Context> {
@@ -115,7 +165,10 @@ export interface PolicyUpdateSettings<Example, Context> {
 }
 
 export interface PolicyUpdateResult {
-  /** Means over the updates of the loss, the gradient norm and the loss's metrics. */
+  /**
+   * Means over the updates of the loss, the gradient norm and the loss's metrics; `logprobGap` is
+   * the first update's (on the rollout's weights: the sampler–trainer gap, not the policy's drift).
+   */
   metrics: Record<string, number>;
   updates: number;
   /** Tokens differentiated, all updates together. */
@@ -147,12 +200,12 @@ export async function runPolicyUpdates<Example extends { tokens: readonly number
           : await parallel.step(optimizer, loss, batch, context, { maxGradientNorm: settings.maxGradientNorm ?? 1 });
         totals['loss'] = (totals['loss'] ?? 0) + result.loss;
         totals['gradientNorm'] = (totals['gradientNorm'] ?? 0) + result.gradientNorm;
-        for (const [name, value] of Object.entries(result.metrics)) totals[name] = (totals[name] ?? 0) + value;
+        for (const [name, value] of Object.entries(result.metrics)) totals[name] = (totals[name] ?? 0) + (name === 'logprobGap' && updates > 0 ? 0 : value);
         tokens += batch.reduce((sum, example) => sum + example.tokens.length, 0);
         updates++;
       }
     }
   }
-  const metrics = Object.fromEntries(Object.entries(totals).map(([name, value]) => [name, value / Math.max(updates, 1)]));
+  const metrics = Object.fromEntries(Object.entries(totals).map(([name, value]) => [name, name === 'logprobGap' ? value : value / Math.max(updates, 1)]));
   return { metrics, updates, tokens };
 }

@@ -10,7 +10,7 @@ import type { PolicyExample, PolicyLossContext } from './losses/policy-loss';
 import type { TimedEvaluation } from './held-out-evaluator';
 import type { PlayedBatch, PolicyEpisodes, EpisodeSettings } from './policy-episodes';
 import { startPolicyPhase } from './policy-phase';
-import { attachOldLogProbs, attachReferenceLogProbs, policyLossContext, runPolicyUpdates } from './policy-training';
+import { attachOldLogProbs, attachReferenceLogProbs, checkLogprobGap, DEFAULT_MAX_LOGPROB_GAP, policyLossContext, runPolicyUpdates } from './policy-training';
 import type { SeedRange } from './seed-range';
 
 export interface TrainGrpoSettings extends EpisodeSettings {
@@ -40,6 +40,11 @@ export interface TrainGrpoSettings extends EpisodeSettings {
   klCoefficient?: number;
   entropyCoefficient?: number;
   aggregation?: PolicyLossContext['aggregation'];
+  /**
+   * The largest `logprobGap` (mean |sampler − trainer| log-prob over the trained tokens, measured
+   * every step) before the run stops with an error (default 1e-3; Infinity: no check).
+   */
+  maxLogprobGap?: number;
   /** PPO epochs over each rollout batch and mini-batches per epoch (default 1 and 1: on-policy). */
   epochs?: number;
   miniBatches?: number;
@@ -108,9 +113,11 @@ export async function trainGrpo(
       const batch = await phase.play(prompts, settings.groupSize, stepRng, step);
       const rolloutSeconds = (performance.now() - rolloutStarted) / 1000;
       const examples = await policyExamples(phase.episodes, batch, settings);
-      // Old log-probs are needed only when an update comes after the first (see PolicyExample.oldLogProbs).
-      if ((settings.epochs ?? 1) * (settings.miniBatches ?? 1) > 1) attachOldLogProbs(model, examples);
-      if (reference) attachReferenceLogProbs(reference, examples);
+      // The sampler's log-probs are the old ones; examples without (episodes whose turns recorded no
+      // prompt) get them recomputed when the batch mixes both or an update comes after the first.
+      const sampled = examples.some((example) => example.sampledLogProbs);
+      if (sampled || (settings.epochs ?? 1) * (settings.miniBatches ?? 1) > 1) attachOldLogProbs(model, examples, phase.sampling);
+      if (reference) attachReferenceLogProbs(reference, examples, phase.sampling);
       phase.reportRollout(step, batch, examples.length, rolloutSeconds);
 
       const updateStarted = performance.now();
@@ -124,9 +131,10 @@ export async function trainGrpo(
         miniBatches: settings.miniBatches ?? 1,
         maxGradientNorm: settings.maxGradientNorm ?? 1,
         rng: stepRng,
-        context: (batch) => policyLossContext(batch, settings, klCoefficient, 0.28),
+        context: (batch) => policyLossContext(batch, settings, klCoefficient, 0.28, phase.sampling),
       });
       step++;
+      checkLogprobGap(step, metrics, settings.maxLogprobGap ?? DEFAULT_MAX_LOGPROB_GAP);
       phase.reportUpdate(step, metrics, tokens, rolloutSeconds, (performance.now() - updateStarted) / 1000);
       if (await phase.endStep(step)) break;
     }
@@ -172,6 +180,7 @@ export async function policyExamples(episodes: PolicyEpisodes, batch: PlayedBatc
         ...(await episodes.modelSequence(sequence, batch.images)),
         lossMask: sequence.lossMask,
         advantages: sequence.advantageMask.map((value) => value * advantage),
+        ...(sequence.sampledLogProbs ? { oldLogProbs: sequence.sampledLogProbs, sampledLogProbs: true } : {}),
       });
     }
   }

@@ -5,6 +5,7 @@ import {
   type DataParallel,
   type DataParallelStepResult,
   type LossReference,
+  type SamplingDistribution,
   type VisionLanguageModel,
 } from '@saccade/models';
 import * as tf from '@tensorflow/tfjs-core';
@@ -16,7 +17,7 @@ import type { PpoExample, PpoLossContext } from './losses/ppo-loss';
 import type { PlayedBatch, PolicyEpisodes } from './policy-episodes';
 import { startPolicyPhase, type PolicyPhaseSettings } from './policy-phase';
 import type { TrainingSequence } from '@saccade/rollout';
-import { attachReferenceLogProbs, forEachForward, maskedTokens, policyLossContext, runPolicyUpdates } from './policy-training';
+import { attachReferenceLogProbs, checkLogprobGap, DEFAULT_MAX_LOGPROB_GAP, forEachForward, maskedTokens, policyLossContext, runPolicyUpdates } from './policy-training';
 import type { TrainGrpoResult } from './train-grpo';
 
 /** Which GAE turns the critic's values and the turns' rewards into advantages (docs/advantages.md). */
@@ -104,8 +105,8 @@ export async function trainPpo(
       const stepRng = createRng(settings.seed).fork(`ppo-step-${step}`);
       const seeds = Array.from({ length: settings.episodesPerStep }, () => trainSeeds[Math.floor(stepRng.next() * trainSeeds.length)]!);
       const batch = await phase.play(seeds, 1, stepRng, step);
-      const { examples, statistics } = await ppoBatch(model, phase.episodes, batch, settings);
-      if (reference) attachReferenceLogProbs(reference, examples);
+      const { examples, statistics } = await ppoBatch(model, phase.episodes, batch, settings, phase.sampling);
+      if (reference) attachReferenceLogProbs(reference, examples, phase.sampling);
       const rolloutSeconds = (performance.now() - rolloutStarted) / 1000;
       phase.reportRollout(step, batch, examples.length, rolloutSeconds);
 
@@ -122,7 +123,7 @@ export async function trainPpo(
         maxGradientNorm: settings.maxGradientNorm ?? 1,
         rng: stepRng,
         context: (batch): PpoLossContext => ({
-          ...policyLossContext(batch, settings, klCoefficient, 0.2),
+          ...policyLossContext(batch, settings, klCoefficient, 0.2, phase.sampling),
           valueTokenCount: batch.reduce((sum, example) => sum + maskedTokens({ lossMask: example.valueMask }), 0),
           valueCoefficient: settings.valueCoefficient ?? 0.5,
           valueClip: settings.valueClip ?? 0.5,
@@ -135,6 +136,7 @@ export async function trainPpo(
       step++;
       const updateSeconds = (performance.now() - updateStarted) / 1000;
       phase.reportUpdate(step, { ...metrics, ...statistics, valueWarmup: warmingUp ? 1 : 0 }, tokens, rolloutSeconds, updateSeconds);
+      checkLogprobGap(step, statistics, settings.maxLogprobGap ?? DEFAULT_MAX_LOGPROB_GAP);
       if (await phase.endStep(step)) break;
     }
     await phase.finish(step);
@@ -182,6 +184,7 @@ export interface PpoBatchStatistics extends Record<string, number> {
   valueMean: number;
   /** 1 − Var(R − V) / Var(R) over the value-masked tokens (0 when the returns do not vary). */
   explainedVariance: number;
+  // And `logprobGap`: mean |sampler − trainer| log-prob over the trained tokens whose turns recorded the sampler's (absent when none did).
 }
 
 /**
@@ -196,6 +199,7 @@ export async function ppoBatch(
   episodes: PolicyEpisodes,
   batch: PlayedBatch,
   settings: PpoAdvantageSettings = {},
+  sampling?: SamplingDistribution,
 ): Promise<{ examples: PpoExample[]; statistics: PpoBatchStatistics }> {
   const examples: PpoExample[] = [];
   const sequencesOf: TrainingSequence[][] = [];
@@ -205,15 +209,39 @@ export async function ppoBatch(
     if (sequences.length === 0) continue;
     for (const sequence of sequences) {
       const zeros = new Array<number>(sequence.inputIds.length).fill(0);
-      examples.push({ ...(await episodes.modelSequence(sequence, batch.images)), lossMask: sequence.lossMask, advantages: zeros, oldLogProbs: zeros, returns: zeros, oldValues: zeros, valueMask: zeros });
+      examples.push({
+        ...(await episodes.modelSequence(sequence, batch.images)),
+        lossMask: sequence.lossMask,
+        advantages: zeros,
+        oldLogProbs: sequence.sampledLogProbs ?? zeros,
+        ...(sequence.sampledLogProbs ? { sampledLogProbs: true } : {}),
+        returns: zeros,
+        oldValues: zeros,
+        valueMask: zeros,
+      });
     }
     sequencesOf.push(sequences);
   }
-  // The policy as it played: old log-probs and values, aligned with each sequence's tokens.
-  forEachForward(model, examples, (example, logProbs, values) => {
-    example.oldLogProbs = Array.from(logProbs);
-    example.oldValues = Array.from(values);
-  });
+  // The policy as it played: values, and the old log-probs of sequences without the sampler's. The
+  // sampler's are checked against the recomputed ones (logprobGap) and kept as the old log-probs.
+  let gapSum = 0;
+  let gapTokens = 0;
+  forEachForward(
+    model,
+    examples,
+    (example, logProbs, values) => {
+      if (example.sampledLogProbs) {
+        for (let column = 1; column < example.tokens.length; column++) {
+          if (example.lossMask[column] !== 1) continue;
+          gapSum += Math.abs(logProbs[column]! - example.oldLogProbs![column]!);
+          gapTokens++;
+        }
+      } else example.oldLogProbs = Array.from(logProbs);
+      example.oldValues = Array.from(values);
+    },
+    32,
+    sampling,
+  );
   let row = 0;
   const rows = sequencesOf.map((sequences) => sequences.map(() => examples[row++]!));
   const gaeSequences = sequencesOf.map((sequences, episode) => episodeSequence(sequences, rows[episode]!.map((example) => example.oldValues), settings.rewardScale ?? 1));
@@ -247,6 +275,7 @@ export async function ppoBatch(
       returnMean: returnMoments.mean,
       valueMean: valueMoments.mean,
       explainedVariance: returnMoments.variance > 0 ? 1 - errorMoments.variance / returnMoments.variance : 0,
+      ...(gapTokens > 0 ? { logprobGap: gapSum / gapTokens } : {}),
     },
   };
 }

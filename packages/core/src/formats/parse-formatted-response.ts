@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '@saccade/spec';
+import { InvalidArgumentError, quoteModelText } from '@saccade/spec';
 import { FORMAT_LAYOUTS, OUTPUT_FORMATS, formatTemplate, type FormatTag, type OutputFormat } from './output-format';
 import { isBlank, scanTags, type TagToken } from './scan-tags';
 import { splitActions } from './split-actions';
@@ -61,7 +61,8 @@ const show = (token: { name: string; closing: boolean }) => `<${token.closing ? 
 
 function snippet(text: string, start: number, end: number): string {
   const raw = text.slice(start, Math.min(end, start + 40)).trim();
-  return JSON.stringify(end - start > 40 ? `${raw}…` : raw);
+  // Quoted back to the model in feedback: its placeholders must not become image slots.
+  return quoteModelText(JSON.stringify(end - start > 40 ? `${raw}…` : raw));
 }
 
 /**

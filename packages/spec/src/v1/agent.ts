@@ -29,9 +29,26 @@ export interface AgentOutput {
   text: string;
   /** Token ids of the answer, when the agent exposes them. */
   tokens?: number[];
-  /** Log-probability of each token in `tokens`. */
+  /**
+   * Log-probability of each token in `tokens` under the distribution it was sampled from (the
+   * model's, after temperature and any banned ids), so that a trainer can use it as the old
+   * log-probability of the PPO ratio.
+   */
   logprobs?: number[];
   finishReason?: AgentFinishReason;
+}
+
+/**
+ * The prompt exactly as a local model read it, after its chat template and any cut to fit its
+ * context: what a trainer must score the sampled tokens in.
+ */
+export interface AgentPrompt {
+  /** Token ids the model was fed, ending where the answer starts. */
+  tokens: number[];
+  /** How many of the chat's images the prompt kept: the last ones (a cut drops the oldest first). */
+  images: number;
+  /** Tokens of the chat the cut left out (0 or absent: the whole chat). */
+  truncatedTokens?: number;
 }
 
 /** Token counts of one `act` call, as the backend reports them. */
@@ -45,6 +62,8 @@ export interface AgentResponse {
   /** One output per sample; `n` outputs when `n` was asked. */
   outputs: AgentOutput[];
   usage?: AgentUsage;
+  /** The prompt the outputs were sampled from, when the agent exposes it (the built-in model). */
+  prompt?: AgentPrompt;
 }
 
 /** Anything that answers messages with text: a served VLM, a scripted oracle, a local policy. */

@@ -43,8 +43,23 @@ export interface Turn {
   finishReason?: AgentFinishReason;
   /** The action's token ids as the agent returned them (a local model, or a server that returns them). */
   tokens?: number[];
-  /** Log-probability of each of `tokens` under the policy that sampled them. */
+  /** Log-probability of each of `tokens` under the distribution the policy sampled them from. */
   logprobs?: number[];
+  /**
+   * The prompt `tokens` were sampled from, as the agent read it (its ids after any cut to fit the
+   * context, and the images it kept), when the agent exposes it: a trainer scores the sampled
+   * tokens in exactly this context.
+   */
+  prompt?: TurnPrompt;
+}
+
+/** A turn's prompt as the policy read it. */
+export interface TurnPrompt {
+  tokens: number[];
+  /** The images of the prompt, in the order of their tokens. */
+  images: ImageRef[];
+  /** Tokens of the chat the agent cut to fit its context (absent: none). */
+  truncatedTokens?: number;
 }
 
 /** The error an episode stopped on (agent or env), by name and message. */

@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
-import type { ModelSequence, ShardLossOutput, VisionLanguageModel } from '@saccade/models';
+import type { ModelSequence, SamplingDistribution, ShardLossOutput, VisionLanguageModel } from '@saccade/models';
 import { InvalidArgumentError } from '@saccade/spec';
 
 /** One sampled turn as a training sequence: prompt + response, per-token arrays aligned with `tokens`. */
@@ -14,6 +14,11 @@ export interface PolicyExample extends ModelSequence {
    * constant, are then exactly the old ones, and no forward pass is spent on them.
    */
   oldLogProbs?: readonly number[];
+  /**
+   * True when `oldLogProbs` are the sampler's own (recorded as it sampled), not recomputed: the
+   * first update then measures the sampler–trainer gap on this example's tokens (`logprobGap`).
+   */
+  sampledLogProbs?: boolean;
   /** Log-probability under the frozen reference, for the KL term (required when klCoefficient > 0). */
   referenceLogProbs?: readonly number[];
 }
@@ -33,12 +38,21 @@ export interface PolicyLossContext {
   klCoefficient: number;
   /** Weight of the entropy bonus (subtracted from the loss). */
   entropyCoefficient: number;
+  /**
+   * The distribution the tokens were sampled from (temperature, banned ids): log-probs, ratios and
+   * entropies are taken under it, as the sampler's were. Default: the model's own.
+   */
+  sampling?: SamplingDistribution;
+  /** Masked tokens in the whole batch whose old log-probs are the sampler's (`logprobGap`'s denominator). */
+  sampledTokenCount?: number;
 }
 
 /**
  * The clipped policy-gradient loss of PPO/GRPO on one shard (REFERENCE §6):
  * −min(r·A, clip(r, 1−ε_low, 1+ε_high)·A) + β·KL_k3(π‖π_ref) − c·H, per masked token, aggregated
- * as the context says. Metrics: clipFraction, entropy, kl, approxKl (all means over the batch).
+ * as the context says. Metrics: clipFraction, entropy, kl, approxKl (all means over the batch),
+ * and logprobGap: the mean |log π_θ − log π_sampler| over the tokens whose old log-probs the
+ * sampler recorded (on the rollout's weights, the sampler–trainer gap; it should be ~1e-6).
  */
 export function policyShardLoss(model: VisionLanguageModel, examples: readonly PolicyExample[], context: PolicyLossContext): ShardLossOutput {
   examples.forEach(validateExample(context));
@@ -46,7 +60,7 @@ export function policyShardLoss(model: VisionLanguageModel, examples: readonly P
   try {
     const arrays = policyLossArrays(examples, context, inputs.batch, inputs.length);
     return tf.tidy(() => {
-      const { logProbs, entropies } = model.logProbsAndValues(inputs);
+      const { logProbs, entropies } = model.logProbsAndValues(inputs, context.sampling ? { sampling: context.sampling } : {});
       const { perToken, weight, metrics } = policyLossTerms(logProbs, entropies, arrays, context);
       const loss = tf.sum(tf.mul(weight, perToken)) as tf.Scalar;
       for (const name of Object.keys(metrics)) metrics[name] = tf.keep(metrics[name]!);
@@ -67,6 +81,8 @@ export interface PolicyLossArrays {
   /** Absent when no example has old log-probs: the update is on-policy (see PolicyExample.oldLogProbs). */
   oldLogProbs: Float32Array | undefined;
   referenceLogProbs: Float32Array;
+  /** Each masked token's share of logprobGap (0 where the old log-probs are not the sampler's). */
+  gapWeights: Float32Array | undefined;
 }
 
 /** Lays a shard's examples out as the policy loss reads them (see {@link policyLossTerms}). */
@@ -77,6 +93,7 @@ export function policyLossArrays(examples: readonly PolicyExample[], context: Po
   const oldLogProbs = onPolicy ? undefined : new Float32Array(batch * length);
   const referenceLogProbs = new Float32Array(batch * length);
   const useReference = context.klCoefficient > 0;
+  const gapWeights = oldLogProbs && (context.sampledTokenCount ?? 0) > 0 ? new Float32Array(batch * length) : undefined;
   examples.forEach((example, row) => {
     let rowTokens = 0;
     for (let column = 1; column < example.tokens.length; column++) rowTokens += example.lossMask[column] ?? 0;
@@ -87,10 +104,11 @@ export function policyLossArrays(examples: readonly PolicyExample[], context: Po
       weights[index] = (example.lossMask[column] ?? 0) * scale;
       advantages[index] = example.advantages[column] ?? 0;
       if (oldLogProbs) oldLogProbs[index] = example.oldLogProbs?.[column] ?? 0;
+      if (gapWeights && example.sampledLogProbs) gapWeights[index] = (example.lossMask[column] ?? 0) / context.sampledTokenCount!;
       if (useReference) referenceLogProbs[index] = example.referenceLogProbs?.[column] ?? 0;
     }
   });
-  return { batch, length, weights, advantages, oldLogProbs, referenceLogProbs };
+  return { batch, length, weights, advantages, oldLogProbs, referenceLogProbs, gapWeights };
 }
 
 /**
@@ -106,7 +124,11 @@ export function policyLossTerms(
   const shape: [number, number] = [arrays.batch, arrays.length];
   const weight = tf.tensor2d(arrays.weights, shape);
   const advantage = tf.tensor2d(arrays.advantages, shape);
-  const logRatio = tf.sub(logProbs, arrays.oldLogProbs ? tf.tensor2d(arrays.oldLogProbs, shape) : stopGradient(logProbs));
+  // Off the mask (context, padding) the terms are 0, not computed: a banned target's log-prob is
+  // −1e4, and exp of its difference to a default 0 would overflow to a NaN that a zero weight keeps.
+  const trained = tf.greater(weight, 0);
+  const onMask = (x: tf.Tensor2D): tf.Tensor2D => tf.where(trained, x, tf.zerosLike(x));
+  const logRatio = onMask(tf.sub(logProbs, arrays.oldLogProbs ? tf.tensor2d(arrays.oldLogProbs, shape) : stopGradient(logProbs)));
   const ratio = tf.exp(logRatio);
   const unclipped = tf.mul(ratio, advantage);
   const clipped = tf.mul(tf.clipByValue(ratio, 1 - context.clipLow, 1 + context.clipHigh), advantage);
@@ -116,9 +138,10 @@ export function policyLossTerms(
     entropy: tf.sum(tf.mul(weight, entropies)),
     approxKl: tf.sum(tf.mul(weight, tf.mul(tf.square(logRatio), 0.5))),
   };
+  if (arrays.gapWeights) metrics['logprobGap'] = tf.sum(tf.mul(tf.tensor2d(arrays.gapWeights, shape), tf.abs(logRatio)));
   if (context.klCoefficient > 0) {
     // k3 = exp(ref − logp) − (ref − logp) − 1: unbiased, non-negative (Schulman's estimator, verl's low_var_kl).
-    const difference = tf.sub(tf.tensor2d(arrays.referenceLogProbs, shape), logProbs);
+    const difference = onMask(tf.sub(tf.tensor2d(arrays.referenceLogProbs, shape), logProbs));
     const kl = tf.sub(tf.sub(tf.exp(difference), difference), 1);
     metrics['kl'] = tf.sum(tf.mul(weight, kl));
     perToken = tf.add(perToken, tf.mul(kl, context.klCoefficient));

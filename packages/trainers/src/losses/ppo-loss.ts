@@ -53,7 +53,7 @@ export function ppoShardLoss(model: VisionLanguageModel, examples: readonly PpoE
     });
     return tf.tidy(() => {
       const shape: [number, number] = [batch, length];
-      const { logProbs, entropies, values } = model.logProbsAndValues(inputs);
+      const { logProbs, entropies, values } = model.logProbsAndValues(inputs, context.sampling ? { sampling: context.sampling } : {});
       const { perToken, weight, metrics } = policyLossTerms(logProbs, entropies, arrays, context);
       const policyLoss = tf.sum(tf.mul(weight, perToken));
       const valueWeight = tf.tensor2d(valueWeights, shape);

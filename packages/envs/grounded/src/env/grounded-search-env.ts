@@ -4,6 +4,7 @@ import { imageSize, loadImage } from '@saccade/image';
 import {
   IMAGE_PLACEHOLDER,
   InvalidArgumentError,
+  quoteModelText,
   InvalidStateError,
   type Env,
   type EnvInfo,
@@ -270,7 +271,7 @@ export class GroundedSearchEnv implements Env {
     const scored = this.score();
     episode.done = true;
     const correct = scored.signals.accuracy === 1;
-    const feedback = note ?? (scored.answer === undefined ? 'No answer could be read; the episode is over.' : correct ? 'Your answer is correct.' : `Your answer '${scored.answer.slice(0, 200)}' is incorrect.`);
+    const feedback = note ?? (scored.answer === undefined ? 'No answer could be read; the episode is over.' : correct ? 'Your answer is correct.' : `Your answer '${quoteModelText(scored.answer.slice(0, 200))}' is incorrect.`);
     const metrics: Record<string, number | boolean> = {
       success: correct,
       format_correct: scored.signals.format === 1,

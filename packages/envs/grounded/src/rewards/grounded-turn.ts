@@ -1,5 +1,6 @@
 import { parseFormattedResponse, parsePoints, parseToolCalls, type Point, type ToolCall } from '@saccade/core';
 import type { AnswerType } from '@saccade/env-vqa';
+import { quoteModelText } from '@saccade/spec';
 
 /** ViGoRL's point-crop tool name. */
 export const SEARCH_COORDINATE = 'search_coordinate';
@@ -119,7 +120,7 @@ export function parseGroundedTurn(text: string, { toolNames = [SEARCH_COORDINATE
     const problem = calls.length === 1 ? callProblem(call!, toolNames) : `expected one tool call, found ${calls.length}`;
     return problem === undefined ? { ...turn, wellFormed: true } : { ...turn, error: problem };
   }
-  if (!answerFitsType(answer!, answerType)) return { ...turn, error: `expected an answer of the form (x, y) with integer pixels, found ${JSON.stringify(answer!.slice(0, 40))}` };
+  if (!answerFitsType(answer!, answerType)) return { ...turn, error: `expected an answer of the form (x, y) with integer pixels, found ${quoteModelText(JSON.stringify(answer!.slice(0, 40)))}` };
   return { ...turn, wellFormed: true };
 }
 
@@ -148,6 +149,6 @@ export function parseGroundedResponse(text: string, { answerType }: { answerType
   if (think !== undefined) response.think = think;
   if (answer !== undefined) response.answer = answer;
   if (!parsed.formatCorrect) return { ...response, error: parsed.error ?? 'the format is wrong' };
-  if (!answerFitsType(answer!, answerType)) return { ...response, error: `expected an answer of the form (x, y) with integer pixels, found ${JSON.stringify(answer!.slice(0, 40))}` };
+  if (!answerFitsType(answer!, answerType)) return { ...response, error: `expected an answer of the form (x, y) with integer pixels, found ${quoteModelText(JSON.stringify(answer!.slice(0, 40)))}` };
   return { ...response, wellFormed: true };
 }

@@ -1,4 +1,5 @@
 import { choiceLetter, expectedChoiceIndex, parseChoiceLetter, parseNumericAnswer } from '@saccade/core';
+import { quoteModelText } from '@saccade/spec';
 import type { VisionQATask } from '../task/vision-qa-task';
 import { formatInstruction, type AnswerFormat } from './prompts';
 
@@ -32,7 +33,7 @@ export function directionHint(task: VisionQATask, prediction: string): string | 
 
 /** VISTA-Gym's reflection text after a wrong answer with attempts left. */
 export function wrongAnswerFeedback({ task, prediction, remaining, hints, format }: { task: VisionQATask; prediction: string; remaining: number; hints: boolean; format: AnswerFormat }): string {
-  const shown = prediction.length > 200 ? `${prediction.slice(0, 200)}…` : prediction;
+  const shown = quoteModelText(prediction.length > 200 ? `${prediction.slice(0, 200)}…` : prediction);
   const hint = hints ? directionHint(task, prediction) : undefined;
   return [
     `Your answer '${shown}' is incorrect.`,

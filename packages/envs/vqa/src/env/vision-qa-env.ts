@@ -17,6 +17,7 @@ import {
   IMAGE_PLACEHOLDER,
   InvalidArgumentError,
   InvalidStateError,
+  quoteModelText,
   type Env,
   type EnvInfo,
   type EnvResetOptions,
@@ -335,7 +336,8 @@ function resolveSettings(options: VisionQAEnvOptions): Settings {
   };
 }
 
-const shorten = (text: string) => (text.length > 200 ? `${text.slice(0, 200)}…` : text);
+// Quoted back to the model: its placeholders must not become image slots.
+const shorten = (text: string) => quoteModelText(text.length > 200 ? `${text.slice(0, 200)}…` : text);
 
 /** The answer an oracle gives for a task. */
 export function oracleAnswer(task: VisionQATask): string {

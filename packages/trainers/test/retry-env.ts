@@ -1,0 +1,64 @@
+import { registerEnv } from '@saccade/core';
+import { quoteModelText, type Env, type ImageData, type Observation, type ResetResult, type StepResult } from '@saccade/spec';
+import { colourAt, COLOURS, solidPng } from './colour-steps-env';
+
+// An env of the tests' own whose episodes outgrow a model's context: every wrong answer is quoted
+// back with the question and the picture again, as a retried invalid call is, until the turns run out.
+
+export const RETRY_ID = 'test/Retry-v1';
+
+/** Shows a square and asks its colour; a wrong answer gets feedback quoting it and another try. */
+export class RetryEnv implements Env {
+  readonly specificationVersion = 'v1' as const;
+  readonly id = RETRY_ID;
+  #seed = 0;
+  #turn = 0;
+  readonly turns: number;
+  readonly imageSize: number;
+
+  constructor(options: { turns?: number; imageSize?: number } = {}) {
+    this.turns = options.turns ?? 6;
+    this.imageSize = options.imageSize ?? 16;
+  }
+
+  systemPrompt(): string {
+    return 'Name the colour of the square as <answer>colour</answer>.';
+  }
+
+  async reset(options: { seed?: number } = {}): Promise<ResetResult> {
+    this.#seed = options.seed ?? 0;
+    this.#turn = 0;
+    return { observation: this.#observation('Which colour is the square?'), info: {} };
+  }
+
+  async step(action: string): Promise<StepResult> {
+    const answer = /^<answer>(\w+)<\/answer>$/.exec(action.trim())?.[1];
+    const right = answer === colourAt(this.#seed, 0);
+    this.#turn++;
+    const terminated = right;
+    const truncated = !right && this.#turn >= this.turns;
+    const feedback = `Your answer "${quoteModelText(action.slice(0, 60))}" is not right. Look at the square again and name its colour.`;
+    return {
+      observation: terminated || truncated ? { text: 'Done.', images: [] } : this.#observation(feedback),
+      reward: right ? 1 : 0,
+      terminated,
+      truncated,
+      info: { formatCorrect: answer !== undefined, rewardTerms: { correct: right ? 1 : 0 }, metrics: { success: right } },
+    };
+  }
+
+  oracleResponse(): string {
+    return `<answer>${colourAt(this.#seed, 0)}</answer>`;
+  }
+
+  async close(): Promise<void> {}
+
+  #observation(text: string): Observation {
+    const image: ImageData = { data: solidPng(this.imageSize, COLOURS[colourAt(this.#seed, 0)]), mediaType: 'image/png' };
+    return { text: `${text} <image>`, images: [image] };
+  }
+}
+
+export function registerRetry(): void {
+  registerEnv({ id: RETRY_ID, create: (options: { turns?: number; imageSize?: number }) => new RetryEnv(options), maxTurns: 8 }, { override: true });
+}
