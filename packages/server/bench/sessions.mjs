@@ -75,7 +75,7 @@ async function batch(url) {
     const { json, bytes: size } = await postJson(`${url}/batch/step`, { ids2actions: Object.fromEntries(ids.map((id, index) => [id, ACTIONS[(step + index) % ACTIONS.length]])) });
     const took = performance.now() - begun;
     bytes += size;
-    for (const id of ids) latencies.push(took);
+    for (let index = 0; index < ids.length; index++) latencies.push(took);
     const ended = ids.filter((id) => json.results[id][2] === true);
     if (ended.length > 0) await postJson(`${url}/batch/reset`, { ids2seeds: Object.fromEntries(ended.map((id, index) => [id, step * SESSIONS + index])) });
   }
