@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { registerTool } from '@saccade/core';
 import type { Tool } from '@saccade/spec';
 import { z } from 'zod';
+import { pluginToolPackages } from './plugins';
 import { findSaccadePackages, runnerManifestPath } from './saccade-packages';
 
 /**
@@ -11,7 +13,7 @@ import { findSaccadePackages, runnerManifestPath } from './saccade-packages';
  * and for tools that take settings (a model file, a server's URL) the export that makes one from them.
  */
 const exportName = z.string().regex(/^[A-Za-z_$][\w$]*$/, 'expected the name of an export');
-const toolPackageField = z.object({
+export const toolPackageField = z.object({
   tools: z.array(exportName).min(1),
   close: exportName.optional(),
   /** A function that opens what the tools load on first use (models), for long-running services. */
@@ -34,6 +36,8 @@ export interface ToolPackage {
   create?: Record<string, string>;
   /** The export that loads the tools' models ahead of the first call, when there is one. */
   warm?: string;
+  /** The file to import, for a plug-in loaded from outside the runner's dependencies (default: import by name). */
+  entry?: string;
 }
 
 /** Settings by tool name, as `--tool-options '{"detect": {"model": "yolo11n.onnx"}}'` gives them. */
@@ -71,7 +75,8 @@ export function findToolPackages(manifestPath: string): ToolPackage[] {
   });
 }
 
-function isTool(value: unknown): value is Tool {
+/** A value that is a spec tool (what a package's saccade.tools exports must be). */
+export function isTool(value: unknown): value is Tool {
   const tool = value as Partial<Tool> | undefined;
   return typeof tool === 'object' && tool !== null && tool.specificationVersion === 'v1' && typeof tool.name === 'string' && typeof tool.execute === 'function';
 }
@@ -79,17 +84,18 @@ function isTool(value: unknown): value is Tool {
 /**
  * Registers the tools of the runner's dependencies that declare tools in their package.json (zoom,
  * point crop, rotate, calculator, geometry, detect, ocr, and any package made with
- * `nx g @saccade/plugin:tool`), so that `getTool(name)` and a `ToolUseWrapper` given names find
+ * `nx g @saccade/plugin:tool`) and of the plug-ins loaded (`loadPlugins`), so that `getTool(name)` and a `ToolUseWrapper` given names find
  * them. The packages are imported here, not at start-up: OCR loads onnxruntime and the calculator a
  * math library, which commands that use no tool should not wait for.
  */
 export async function registerBuiltinTools(options: ToolOptions = {}): Promise<{ tools: Tool[]; close: () => Promise<void>; warm: () => Promise<void> }> {
-  const packages = findToolPackages(runnerManifestPath());
+  // The plug-ins loaded (--plugin, plugins:, SACCADE_PLUGINS) after the runner's own, so that theirs win a name both have.
+  const packages = [...findToolPackages(runnerManifestPath()), ...(await pluginToolPackages())];
   const configurable = packages.flatMap((found) => Object.keys(found.create ?? {})).sort();
   for (const name of Object.keys(options)) {
     if (!configurable.includes(name)) throw new Error(`--tool-options: expected settings for a tool that takes them (${configurable.join(', ') || 'none'}), received settings for ${name}`);
   }
-  const modules = await Promise.all(packages.map(async (found) => ({ found, module: (await import(found.name)) as Record<string, unknown> })));
+  const modules = await Promise.all(packages.map(async (found) => ({ found, module: (await import(found.entry === undefined ? found.name : pathToFileURL(found.entry).href)) as Record<string, unknown> })));
   const tools: Tool[] = [];
   const closers: Array<() => unknown> = [];
   const warmers: Array<() => unknown> = [];

@@ -15,6 +15,7 @@ import { EXIT_FAILURE, EXIT_SUCCESS, EXIT_USAGE } from './exit-codes';
 import { consoleOutput, type Output } from './output';
 import { isFileSystemError, UsageError } from './usage-error';
 import { acceptJudgeSettings } from './judge/env-judges';
+import { loadPlugins, PLUGINS_VARIABLE, requestedPlugins } from './plugins';
 
 export interface RunCliResult {
   exitCode: number;
@@ -25,7 +26,10 @@ export function createProgram(output: Output, setExitCode: (code: number) => voi
   const program = new Command('saccade')
     .description('Saccade: train and evaluate vision-language agents that think with images and use tools')
     .exitOverride()
-    .configureOutput({ writeOut: (text) => output.log(text.trimEnd()), writeErr: (text) => output.error(text.trimEnd()) });
+    .configureOutput({ writeOut: (text) => output.log(text.trimEnd()), writeErr: (text) => output.error(text.trimEnd()) })
+    .option('--plugin <package or folder>', `a package of envs or tools to load (its package.json's "saccade" field names them), installed here or beside saccade, or its folder; repeatable; also ${PLUGINS_VARIABLE}=a,b`, (value: string, previous: string[] = []) => [...previous, value]);
+  // Before any command runs: its envs and tools are there for the command's own checks.
+  program.hook('preAction', async (_program, command) => void (await loadPlugins(requestedPlugins(command))));
   program.addCommand(envsCommand(output, setExitCode));
   program.addCommand(trainCommand(output, setExitCode));
   program.addCommand(evalCommand(output, setExitCode));

@@ -36,6 +36,8 @@ export const trainConfigSchema = z
     policyView: z.enum(['image', 'full', 'no-system']).default('image'),
     /** Earlier turns each prompt keeps (VAGEN's window; 0: each turn sees its observation only, as a Markov env needs). */
     historyWindow: z.number().int().nonnegative().default(0),
+    /** Plug-in packages of envs or tools to load (package names, or folders), as `--plugin` gives them; the run records every one it loaded. */
+    plugins: z.array(z.string()).default([]),
     /** Tools the policy may call inside its episodes (registered tool names); the env is wrapped in the tool-use wrapper. */
     tools: z.array(z.string()).default([]),
     /** Settings of configurable tools by name (as `--tool-options`), e.g. {search_coordinate: {offset: 256}}. */

@@ -5,14 +5,24 @@ import { ConfigError } from './config-error';
 import { RUN_FILES, runPaths } from '@saccade/runs';
 import { RunFolder } from './run-folder';
 
-/** What a training run folder says about its policy: the newest checkpoint and how it was trained to be prompted. */
-export interface TrainedRun {
-  checkpoint: string;
+/** The env a training run played, as its config.yaml says: what `eval --env-from` and `serve model` take from it. */
+export interface RunEnvSettings {
   envId?: string;
   envOptions: Record<string, unknown>;
+  maxTurns?: number;
+  /** Tools the policy could call inside its episodes. */
+  tools: string[];
+  /** Settings of those tools, by name. */
+  toolOptions: Record<string, Record<string, unknown>>;
+  /** Plug-in packages the run loaded (its envs or tools may come from them). */
+  plugins: string[];
+}
+
+/** What a training run folder says about its policy: the newest checkpoint and how it was trained to be prompted. */
+export interface TrainedRun extends RunEnvSettings {
+  checkpoint: string;
   policyView?: string;
   historyWindow?: number;
-  maxTurns?: number;
 }
 
 /**
@@ -35,18 +45,54 @@ export function readTrainedRun(path: string, source: string): TrainedRun | undef
     checkpoint = last.path;
     runPath = path;
   }
-  let config: { env?: { id?: string; options?: Record<string, unknown>; maxTurns?: number }; policyView?: string; historyWindow?: number } = {};
-  try {
-    config = (parseYaml(readFileSync(runPaths(runPath).config, 'utf8')) ?? {}) as typeof config;
-  } catch {
-    /* a run folder without a readable config: the flags must say the env */
-  }
+  const config = readRunConfig(runPath);
   return {
     checkpoint,
-    ...(config.env?.id === undefined ? {} : { envId: config.env.id }),
-    envOptions: config.env?.options ?? {},
+    ...envSettings(config),
     ...(config.policyView === undefined ? {} : { policyView: config.policyView }),
     ...(typeof config.historyWindow === 'number' ? { historyWindow: config.historyWindow } : {}),
+  };
+}
+
+/**
+ * The env settings of a training run (its folder, or a checkpoint folder inside it), read from its
+ * config.yaml: a ConfigError naming `flag` when the folder is no run or its config says no env.
+ */
+export function readRunEnvSettings(path: string, flag: string): RunEnvSettings {
+  const runPath = existsSync(join(path, RUN_FILES.checkpointManifest)) ? join(path, '..', '..') : path;
+  if (!RunFolder.isRunFolder(runPath) || !existsSync(runPaths(runPath).config)) {
+    throw new ConfigError({ source: flag, issues: [`${flag}: expected a training run folder (one with config.yaml, as saccade train leaves it) or a checkpoint inside one, received ${path}`] });
+  }
+  const settings = envSettings(readRunConfig(runPath));
+  if (settings.envId === undefined) throw new ConfigError({ source: flag, issues: [`${flag}: the config.yaml of ${runPath} names no env (env.id)`] });
+  return settings;
+}
+
+type RunConfig = {
+  env?: { id?: string; options?: Record<string, unknown>; maxTurns?: number };
+  policyView?: string;
+  historyWindow?: number;
+  tools?: string[];
+  toolOptions?: Record<string, Record<string, unknown>>;
+  plugins?: string[];
+};
+
+function readRunConfig(runPath: string): RunConfig {
+  try {
+    return (parseYaml(readFileSync(runPaths(runPath).config, 'utf8')) ?? {}) as RunConfig;
+  } catch {
+    /* a run folder without a readable config: the flags must say the env */
+    return {};
+  }
+}
+
+function envSettings(config: RunConfig): RunEnvSettings {
+  return {
+    ...(config.env?.id === undefined ? {} : { envId: config.env.id }),
+    envOptions: config.env?.options ?? {},
     ...(config.env?.maxTurns === undefined ? {} : { maxTurns: config.env.maxTurns }),
+    tools: Array.isArray(config.tools) ? config.tools : [],
+    toolOptions: config.toolOptions ?? {},
+    plugins: Array.isArray(config.plugins) ? config.plugins : [],
   };
 }

@@ -6,6 +6,7 @@ import { EnvNotFoundError, SaccadeError, type RunEvent } from '@saccade/spec';
 import { Command } from 'commander';
 import { parseToolOptions, registerBuiltinTools } from '../builtin-tools';
 import { ConfigError } from '../config-error';
+import { loadPlugins, requestedPlugins } from '../plugins';
 import { createEvalAgent, type EvalAgent } from '../eval/eval-agent';
 import type { EvalConfig } from '../eval/eval-config';
 import { summarizeEval, type EvalSummary } from '@saccade/runs';
@@ -55,7 +56,7 @@ export function evalCommand(output: Output, setExitCode: (code: number) => void)
     .option('--judge-url <url>', JUDGE_FLAG_HELP.url)
     .option('--judge-model <name>', JUDGE_FLAG_HELP.model)
     .option('--judge-api-key-env <name>', JUDGE_FLAG_HELP.apiKeyEnv)
-    .action(async (flags: EvalFlags & JudgeFlags & { tensorboard?: string }) => {
+    .action(async (flags: EvalFlags & JudgeFlags & { tensorboard?: string }, command: Command) => {
       // With --json, stdout carries the summary alone.
       const say = flags.json ? (line: string) => output.error(line) : (line: string) => output.log(line);
       const usage = (message: string): void => {
@@ -68,6 +69,7 @@ export function evalCommand(output: Output, setExitCode: (code: number) => void)
       try {
         if (flags.resume !== undefined) {
           config = readEvalConfig(flags.resume);
+          await loadPlugins(config.plugins);
           folder = RunFolder.open(flags.resume);
           // Half-written files of the killed process (an image's temporary file) go before the store reopens.
           folder.removeTemporaries();
@@ -76,6 +78,9 @@ export function evalCommand(output: Output, setExitCode: (code: number) => void)
           config = await resolveEvalConfig(flags);
           const toolOptions = parseToolOptions((flags as { toolOptions?: string }).toolOptions);
           if (Object.keys(toolOptions).length > 0) config = { ...config, toolOptions };
+          // The run's plug-ins (and --plugin's, SACCADE_PLUGINS') before the env is made; config.yaml keeps them for --resume.
+          const plugins = await loadPlugins([...config.plugins, ...requestedPlugins(command)]);
+          config = { ...config, plugins: [...new Set(plugins.map((plugin) => plugin.spec))] };
           const judge = judgeOptionFromFlags(flags);
           if (judge !== undefined) config = { ...config, env: { ...config.env, options: { ...config.env.options, judge } } };
           folder = RunFolder.create(config.outputFolder, config.name, { checkpoints: false });

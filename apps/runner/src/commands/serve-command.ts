@@ -7,7 +7,7 @@ import { createEnvRouter, createEnvServer, createModelServer, createRewardServer
 import { Command } from 'commander';
 import { VAGEN_ENV_NAMES } from '../builtin-envs';
 import { parseToolOptions, registerBuiltinTools, type ToolOptions } from '../builtin-tools';
-import { readTrainedRun } from '../trained-run';
+import { readTrainedRun, type TrainedRun } from '../trained-run';
 import { EXIT_SUCCESS, EXIT_USAGE } from '../exit-codes';
 import type { Output } from '../output';
 
@@ -132,6 +132,8 @@ export function serveCommand(output: Output, setExitCode: (code: number) => void
             output.error(`serving a fresh, untrained ${flags.preset ?? 'small'} model: it answers any chat that fits its context, untrained; serve a training run with --checkpoint runs/<name>`);
           } else if (trained !== undefined) {
             output.error(`serving ${trained.checkpoint} as its run trained it: ${trained.policyView ?? 'image'} view, history window ${trained.historyWindow ?? 0}`);
+            // The policy learned one env's prompts: a client playing that env's defaults asks it something else.
+            output.error(`trained on ${describeTrainedEnv(trained)}; play it so: saccade eval --agent openai --env-from ${flags.checkpoint} …`);
           }
           const view = (trained?.policyView ?? 'image') as PromptView;
           const window = trained?.historyWindow ?? 0;
@@ -140,6 +142,7 @@ export function serveCommand(output: Output, setExitCode: (code: number) => void
             ...(flags.checkpoint ? { checkpoint: trained?.checkpoint ?? flags.checkpoint } : { preset: flags.preset ?? 'small' }),
             ...(trained ? { prepareMessages: (messages: Message[]) => applyPromptView(applyHistoryWindow(messages, window), view) } : {}),
             ...(flags.modelName ? { modelName: flags.modelName } : {}),
+            ...(trained ? { metadata: { trainedOn: trainedOn(trained) } } : {}),
           });
         },
         flags,
@@ -147,6 +150,23 @@ export function serveCommand(output: Output, setExitCode: (code: number) => void
       ),
     );
   return serve;
+}
+
+/** The env settings a checkpoint's run trained on, as the model card reports them. */
+function trainedOn(trained: TrainedRun): Record<string, unknown> {
+  return {
+    env: { id: trained.envId ?? null, options: trained.envOptions, maxTurns: trained.maxTurns ?? null },
+    tools: trained.tools,
+    ...(Object.keys(trained.toolOptions).length > 0 ? { toolOptions: trained.toolOptions } : {}),
+    ...(trained.plugins.length > 0 ? { plugins: trained.plugins } : {}),
+    policyView: trained.policyView ?? 'image',
+    historyWindow: trained.historyWindow ?? 0,
+  };
+}
+
+function describeTrainedEnv(trained: TrainedRun): string {
+  const tools = trained.tools.length > 0 ? `, tools ${trained.tools.join(', ')}` : '';
+  return `${trained.envId ?? 'an env its config does not name'} with options ${JSON.stringify(trained.envOptions)}, ${trained.maxTurns ?? "the env's"} turns${tools}`;
 }
 
 /** One `saccade serve env` process on a free loopback port, for `--workers`. */

@@ -5,6 +5,7 @@ import { listTools, makeEnv } from '@saccade/core';
 import { GroundingFileError, sftDemonstrations, type SftDemonstrations } from '@saccade/datagen';
 import { parseToolOptions, registerBuiltinTools } from '../builtin-tools';
 import { ConfigError } from '../config-error';
+import { loadPlugins, requestedPlugins } from '../plugins';
 import { EXIT_CANCELLED, EXIT_SUCCESS, EXIT_USAGE } from '../exit-codes';
 import { listRecipes, loadTrainConfig } from '../load-train-config';
 import type { Output } from '../output';
@@ -108,7 +109,7 @@ export function trainCommand(output: Output, setExitCode: (code: number) => void
       const width = Math.max(...recipes.map((recipe) => recipe.name.length));
       return `\nRecipes (--recipe):\n${recipes.map((recipe) => `  ${recipe.name.padEnd(width)}  ${recipe.description}`).join('\n')}`;
     })
-    .action(async (flags: TrainFlags) => {
+    .action(async (flags: TrainFlags, command: Command) => {
       let config: TrainConfig;
       let folder: RunFolder;
       let demonstrations: SftDemonstrations | undefined;
@@ -116,6 +117,7 @@ export function trainCommand(output: Output, setExitCode: (code: number) => void
         if (flags.resume !== undefined) {
           folder = RunFolder.open(flags.resume);
           config = await loadTrainConfig(join(flags.resume, RUN_FILES.config), {});
+          await loadPlugins(config.plugins);
           demonstrations = await readSftFiles(config, output);
         } else {
           config = await loadTrainConfig(flags.config, {
@@ -151,6 +153,9 @@ export function trainCommand(output: Output, setExitCode: (code: number) => void
             },
             grpo: { steps: flags.grpoSteps, timeLimitSeconds: flags.grpoTimeLimit },
           }, flags.recipe);
+          // The run's plug-ins (its config's, --plugin's, SACCADE_PLUGINS') before its env is made; config.yaml keeps them for --resume.
+          const plugins = await loadPlugins([...config.plugins, ...requestedPlugins(command)]);
+          config = { ...config, plugins: [...new Set(plugins.map((plugin) => plugin.spec))] };
           await checkEnv(config);
           // Read (images decoded) before the run folder exists: a bad file is one line, and no run is left behind.
           demonstrations = await readSftFiles(config, output);

@@ -44,6 +44,8 @@ export const evalConfigSchema = z
     /** Settings of configurable tools by name (--tool-options): a model file, a server's URL; keys are read from env vars at run time. */
     toolOptions: z.record(z.string(), z.record(z.string(), z.unknown())).default({}),
     outputFolder: z.string().default('runs'),
+    /** Plug-in packages the eval loaded (package names or folders), loaded again by --resume. */
+    plugins: z.array(z.string()).default([]),
   })
   .strict()
   .superRefine((config, context) => {

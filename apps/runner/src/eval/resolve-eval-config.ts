@@ -5,7 +5,7 @@ import { parse as parseYaml } from 'yaml';
 import { ConfigError, describeIssues } from '../config-error';
 import { RunFolder } from '../run-folder';
 import { RUN_FILES } from '@saccade/runs';
-import { readTrainedRun } from '../trained-run';
+import { readRunEnvSettings, readTrainedRun } from '../trained-run';
 import { evalConfigSchema, type EvalConfig } from './eval-config';
 
 export interface EvalFlags {
@@ -27,6 +27,7 @@ export interface EvalFlags {
   maxTurns?: number;
   concurrency?: number;
   tools?: string;
+  envFrom?: string;
   name?: string;
   out?: string;
   resume?: string;
@@ -40,6 +41,7 @@ const flagsSource = 'the command-line flags';
 export async function resolveEvalConfig(flags: EvalFlags): Promise<EvalConfig> {
   const problems: string[] = [];
   if (flags.env !== undefined && flags.tasks !== undefined) problems.push('--env and --tasks: give one of them (a task file runs on saccade/VisionQA-v1)');
+  if (flags.envFrom !== undefined && flags.tasks !== undefined) problems.push('--env-from and --tasks: give one of them (--env-from plays the env a training run played)');
   if (flags.agent === undefined) problems.push('--agent: expected oracle | random | openai | policy | transformers');
   let envOptions: Record<string, unknown> = {};
   if (flags.envOptions !== undefined) {
@@ -63,6 +65,22 @@ export async function resolveEvalConfig(flags: EvalFlags): Promise<EvalConfig> {
   let policyView = flags.policyView;
   let historyWindow: number | undefined;
   let maxTurns = flags.maxTurns;
+  let tools = flags.tools === undefined ? undefined : flags.tools.split(',').map((name) => name.trim()).filter((name) => name.length > 0);
+  let toolOptions: Record<string, Record<string, unknown>> = {};
+  const plugins: string[] = [];
+  if (flags.envFrom !== undefined) {
+    // The env as a training run played it (its options, turn cap, tools): a served checkpoint meets the env it learned.
+    const run = readRunEnvSettings(resolve(flags.envFrom), '--env-from');
+    if (envId !== undefined && envId !== run.envId) {
+      throw new ConfigError({ source: flagsSource, issues: [`--env-from: the run played ${run.envId}, --env names ${envId}; give one of them`] });
+    }
+    envId = run.envId;
+    if (flags.envOptions === undefined) envOptions = run.envOptions;
+    maxTurns ??= run.maxTurns;
+    tools ??= run.tools;
+    toolOptions = run.toolOptions;
+    plugins.push(...run.plugins);
+  }
   if (flags.tasks !== undefined) {
     tasks = resolve(flags.tasks);
     if (!existsSync(tasks)) throw new ConfigError({ source: flagsSource, issues: [`--tasks: ${flags.tasks} does not exist`] });
@@ -91,6 +109,7 @@ export async function resolveEvalConfig(flags: EvalFlags): Promise<EvalConfig> {
       policyView ??= trained.policyView;
       historyWindow = trained.historyWindow;
       maxTurns ??= trained.maxTurns;
+      plugins.push(...trained.plugins);
     }
   }
   if (envId === undefined) throw new ConfigError({ source: flagsSource, issues: ['--env or --tasks: expected an env id (see saccade envs list) or a task file'] });
@@ -118,8 +137,10 @@ export async function resolveEvalConfig(flags: EvalFlags): Promise<EvalConfig> {
     ...(maxTurns === undefined ? {} : { maxTurns }),
     // In-process models answer one call at a time; scripted and HTTP agents overlap episodes.
     concurrency: flags.concurrency ?? (kind === 'policy' || kind === 'transformers' ? 1 : 8),
-    tools: flags.tools === undefined ? [] : flags.tools.split(',').map((name) => name.trim()).filter((name) => name.length > 0),
+    tools: tools ?? [],
+    toolOptions,
     outputFolder: flags.out ?? 'runs',
+    plugins: [...new Set(plugins)],
   };
   const result = evalConfigSchema.safeParse(raw);
   if (!result.success) throw new ConfigError({ source: flagsSource, issues: describeIssues(result.error) });

@@ -30,6 +30,11 @@ export interface ModelServerOptions extends ServiceOptions {
    * the env's full prompt gets the answers the policy gives in training. Default: unchanged.
    */
   prepareMessages?: (messages: Message[]) => Message[];
+  /**
+   * What the model card (`/v1/models`) reports under `saccade`, e.g. the env settings a trained
+   * checkpoint was trained on, so that a client can play the env as the policy learned it.
+   */
+  metadata?: Record<string, unknown>;
 }
 
 interface Choice {
@@ -98,7 +103,7 @@ export function createModelServer(options: ModelServerOptions = {}): SaccadeServ
   });
   const { app } = server;
 
-  const modelCard = () => ({ id: modelName, object: 'model', created, owned_by: 'saccade', max_model_len: model?.config.maxSequenceLength ?? null });
+  const modelCard = () => ({ id: modelName, object: 'model', created, owned_by: 'saccade', max_model_len: model?.config.maxSequenceLength ?? null, ...(options.metadata === undefined ? {} : { saccade: options.metadata }) });
   app.get('/v1/models', async () => ({ object: 'list', data: [modelCard()] }));
   app.get('/v1/models/:name', async (request) => {
     const { name } = request.params as { name: string };

@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateFiles, installPackagesTask, names } from '@nx/devkit';
 import { packageFiles } from '../package-files.js';
-import { refuseTakenName, registerWithRunner } from '../tool/tool-generator.js';
+import { refuseTakenName, registerWithRunner, saccadeDependencies } from '../tool/tool-generator.js';
 
 /**
  * @typedef {object} EnvGeneratorSchema
@@ -81,7 +81,7 @@ export async function envGenerator(tree, options) {
     folder,
     name: packageName,
     description,
-    dependencies: { '@saccade/core': 'workspace:^', '@saccade/spec': 'workspace:^' },
+    dependencies: saccadeDependencies(tree, ['@saccade/core', '@saccade/spec']),
     files: ['dist', 'examples', 'README.md'],
     extra: { saccade: { envs: [`register${className}Envs`] } },
   });

@@ -8,6 +8,8 @@ import { envGenerator, normalizeEnvOptions } from './env-generator.js';
 let tree: Tree;
 beforeEach(() => {
   tree = createTreeWithEmptyWorkspace();
+  // The Saccade workspace (it has packages/core): Saccade's packages are workspace dependencies.
+  tree.write('packages/core/package.json', JSON.stringify({ name: '@saccade/core' }));
   tree.write('packages/envs/grid/package.json', JSON.stringify({ name: '@saccade/env-grid' }));
   tree.write(RUNNER_MANIFEST, JSON.stringify({ name: '@saccade/runner', dependencies: { '@saccade/core': 'workspace:^', '@saccade/env-grid': 'workspace:^' } }));
 });

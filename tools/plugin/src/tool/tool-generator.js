@@ -4,6 +4,7 @@
 // its tests, README and example from ./files. The package.json field `"saccade": {"tools": [...]}`
 // names the exports that are tools, and the package becomes a dependency of @saccade/runner, which
 // lists the tools of its dependencies that carry that field (`saccade tools list`).
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateFiles, installPackagesTask, logger, names, readJson, updateJson } from '@nx/devkit';
@@ -39,6 +40,7 @@ const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 const PACKAGE_NAME = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
 const DEFAULT_DESCRIPTION = 'Reports the media type and size of one of the episode images.';
 const FALLBACK_ZOD_RANGE = '^4.1.0';
+const FALLBACK_SACCADE_VERSION = '0.1.0';
 const TOOLS_FOLDER = 'packages/tools';
 
 const templates = join(dirname(fileURLToPath(import.meta.url)), 'files');
@@ -90,7 +92,7 @@ export async function toolGenerator(tree, options) {
     folder,
     name: packageName,
     description,
-    dependencies: { '@saccade/core': 'workspace:^', '@saccade/spec': 'workspace:^', zod: zodRange(tree) },
+    dependencies: { ...saccadeDependencies(tree, ['@saccade/core', '@saccade/spec']), zod: zodRange(tree) },
     files: ['dist', 'examples', 'README.md'],
     extra: { saccade: { tools: [`${propertyName}Tool`] } },
   });
@@ -135,6 +137,26 @@ export function refuseTakenName(tree, parent, packageName) {
       throw new Error(`expected a new package name, but ${manifest} is ${packageName} already`);
     }
   }
+}
+
+/**
+ * Saccade's packages as dependencies: `workspace:^` inside the Saccade workspace (it has
+ * packages/core), else the published range of this Saccade (a user's own workspace, which installs
+ * Saccade from npm), so that `npm pack` there writes a range npm can install.
+ * @param {import('@nx/devkit').Tree} tree
+ * @param {string[]} packageNames
+ * @returns {Record<string, string>}
+ */
+export function saccadeDependencies(tree, packageNames) {
+  const range = tree.exists('packages/core/package.json') ? 'workspace:^' : `^${saccadeVersion()}`;
+  return Object.fromEntries(packageNames.map((name) => [name, range]));
+}
+
+/** The version of the Saccade this plugin belongs to (its core package's). */
+function saccadeVersion() {
+  const manifest = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..', 'packages', 'core', 'package.json');
+  const version = existsSync(manifest) ? JSON.parse(readFileSync(manifest, 'utf8')).version : undefined;
+  return typeof version === 'string' ? version : FALLBACK_SACCADE_VERSION;
 }
 
 /**

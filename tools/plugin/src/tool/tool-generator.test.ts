@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { readJson, type Tree } from '@nx/devkit';
 import { createTreeWithEmptyWorkspace } from '@nx/devkit/testing';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -77,6 +78,13 @@ describe('nx g @saccade/plugin:tool', () => {
     expect(tree.read(RUNNER_MANIFEST, 'utf-8')).toBe(before);
     expect(typeof install).toBe('function');
     expect(await toolGenerator(tree, { name: 'dial', skipInstall: true })).toBeUndefined();
+  });
+
+  it("in a user's own workspace (no packages/core), depends on Saccade's published range, which npm can install", async () => {
+    const own = createTreeWithEmptyWorkspace();
+    await toolGenerator(own, { name: 'gauge', register: false, skipInstall: true });
+    const version = (JSON.parse(readFileSync(new URL('../../../../packages/core/package.json', import.meta.url), 'utf8')) as { version: string }).version;
+    expect(readJson(own, 'packages/tools/gauge/package.json').dependencies).toEqual({ '@saccade/core': `^${version}`, '@saccade/spec': `^${version}`, zod: '^4.1.0' });
   });
 
   it('derives the names, and takes a tool name of its own', () => {
