@@ -88,6 +88,36 @@ describe('ToolUseWrapper', () => {
     expect(env.systemPrompt()).toContain('{"type":"function","function":{"name":"hint","description":"Says whether the number is above a value, and shows the picture again.","parameters":{"type":"object","properties":{"above":{"type":"number"}},"required":["above"]}}}');
   });
 
+  it('runs calls a tool reads from the response text (textCalls) and lets the tool shape the observation', async () => {
+    // A text tool in verl-tool's manner: `<ask>N</ask>` asks whether the number is above N.
+    const ask = defineTool({
+      name: 'ask',
+      description: 'Says whether the number is above a value.',
+      inputSchema: z.object({ above: z.number() }),
+      execute: async ({ above }) => {
+        if (above < 0) throw new Error('expected a value of at least 0');
+        return { text: secret > above ? 'yes' : 'no' };
+      },
+      textCalls: {
+        read: (response) => {
+          const match = /<ask>(-?\d+)<\/ask>/.exec(response);
+          return match === null ? undefined : { above: Number(match[1]) };
+        },
+        format: (response, output) => `\n<result>\n${output}\n</result>\n`,
+      },
+    });
+    const env = new ToolUseWrapper(new GuessNumberEnv(), { tools: [hint, ask] });
+    await env.reset({ seed: 0 });
+    const step = await env.step('Is it above ten? <ask>10</ask>');
+    expect(step).toMatchObject({ reward: 0, terminated: false, observation: { text: `\n<result>\n${secret > 10 ? 'yes' : 'no'}\n</result>\n`, images: [] }, info: { valid: true, toolCallCount: 1, toolCalls: [{ name: 'ask', arguments: { above: 10 }, ok: true }] } });
+    const failed = await env.step('<ask>-1</ask>');
+    expect(failed).toMatchObject({ observation: { text: '\n<result>\nError: "ask" failed: expected a value of at least 0.\n</result>\n' }, info: { valid: false, toolCalls: [{ name: 'ask', ok: false, failure: 'failed' }] } });
+    // A response with an <answer> goes to the env (here refused for the text around it), even with a text call in it.
+    const answered = await env.step(`<ask>3</ask><answer>${secret}</answer>`);
+    expect(answered).toMatchObject({ reward: 0, info: { toolCallCount: 2, metrics: { action_is_valid: false } } });
+    expect(answered.observation.text).toMatch(/^Invalid answer/);
+  });
+
   it('takes registered tool names and passes checkEnv', async () => {
     registerTool(hint);
     try {

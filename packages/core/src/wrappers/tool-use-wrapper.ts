@@ -153,7 +153,15 @@ export class ToolUseWrapper extends EnvWrapper {
     const text = typeof action === 'string' ? action : '';
     this.#turns += 1;
     const parsed = parseToolCalls(text, { maxCalls: this.maxCallsPerTurn });
-    if (parsed.length === 0) return this.#finish(await this.env.step(text));
+    if (parsed.length === 0) {
+      const textCall = extractTagContent(text, 'answer') === undefined ? this.#readTextCall(text) : undefined;
+      if (textCall === undefined) return this.#finish(await this.env.step(text));
+      // A call written in the text (```python …```): the tool shapes its own observation, as verl-tool's do.
+      const { tool, input } = textCall;
+      const result = await this.#call({ ok: true, call: { name: tool.name, arguments: input as Record<string, unknown> }, raw: text });
+      const observation = [tool.textCalls!.format(text, stripPlaceholders(result.text)), ...result.images.map(() => IMAGE_PLACEHOLDER)].join('');
+      return this.#toolTurn([result.record], [observation], result.images);
+    }
 
     const sections: string[] = [];
     const images: ImageData[] = [];
@@ -167,6 +175,26 @@ export class ToolUseWrapper extends EnvWrapper {
     if (extractTagContent(text, 'answer') !== undefined) {
       sections.push('Note: your <answer> was not scored because the response also called a tool. Answer in a response without tool calls.');
     }
+    return this.#toolTurn(records, sections, images);
+  }
+
+  /** The first tool whose `textCalls.read` finds a call in the response, with its input. */
+  #readTextCall(text: string): { tool: Tool; input: unknown } | undefined {
+    for (const tool of this.tools.values()) {
+      if (tool.textCalls === undefined) continue;
+      let input: unknown;
+      try {
+        input = tool.textCalls.read(text);
+      } catch {
+        input = undefined;
+      }
+      if (input !== undefined) return { tool, input };
+    }
+    return undefined;
+  }
+
+  /** A tool turn's step result: the calls' sections as the observation, reward 0, the episode goes on unless the turn limit is reached. */
+  #toolTurn(records: ToolCallRecord[], sections: string[], images: ImageData[]): StepResult {
     const valid = records.every((record) => record.ok);
     const truncated = this.#turns >= this.maxTurns;
     if (truncated) this.#done = true;

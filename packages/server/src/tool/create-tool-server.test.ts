@@ -62,11 +62,11 @@ it('runs a multi-turn zoom trajectory with verl-tool shapes and frees it on fini
 
   // Turn 4: the final answer ends the trajectory.
   const answer = await post(`${url}/get_observation`, { trajectory_ids: ['traj-1'], actions: ['<think>red</think><answer>red</answer>'], finish: [false], is_last_step: [false] });
-  expect(answer.json).toEqual({ observations: [''], dones: [true], valids: [true] });
+  expect(answer.json).toEqual({ observations: [''], dones: [true], valids: [true], processing_time_ms: expect.any(Number), queue_time_ms: expect.any(Number) });
   expect((await get(`${url}/health`)).json.active_trajectories).toBe(1);
 
   const finish = await post(`${url}/get_observation`, { trajectory_ids: ['traj-1'], actions: [''], finish: [true], is_last_step: [true] });
-  expect(finish.json).toEqual({ observations: [''], dones: [true], valids: [true] });
+  expect(finish.json).toEqual({ observations: [''], dones: [true], valids: [true], processing_time_ms: expect.any(Number), queue_time_ms: expect.any(Number) });
   expect((await get(`${url}/health`)).json.active_trajectories).toBe(0);
 });
 

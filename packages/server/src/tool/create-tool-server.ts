@@ -90,7 +90,9 @@ function originalImages(extra: Record<string, unknown> | null | undefined, index
  * on its first action) and its tool-call count; an action's `<tool_call>`s run and their results
  * come back as `<tool_response>` text with the crops as data URLs; an `<answer>` ends the
  * trajectory; a bad call is answered with text saying what was wrong and `valids: false`;
- * `finish: true` frees the trajectory without running its action.
+ * `finish: true` frees the trajectory without running its action. Tools that read calls from the
+ * response text (`textCalls`, e.g. python_code's ```python blocks) answer in their own shape, as
+ * verl-tool's text tools do. Responses carry verl-tool's `processing_time_ms` and `queue_time_ms`.
  */
 export function createToolServer(options: ToolServerOptions = {}): SaccadeServer {
   const requestTimeoutMs = options.requestTimeoutMs ?? 120_000;
@@ -129,6 +131,7 @@ export function createToolServer(options: ToolServerOptions = {}): SaccadeServer
   const { app } = server;
 
   app.post('/get_observation', async (request) => {
+    const received = performance.now();
     const body = parseBody(observationBody, request.body, '{"trajectory_ids": [...], "actions": [...], "extra_fields"?: [{...}], "finish"?: [bool], "is_last_step"?: [bool]}');
     const ids = body.trajectory_ids;
     const fresh = ids.filter((id, index) => !trajectories.has(id) && body.finish?.[index] !== true);
@@ -136,6 +139,7 @@ export function createToolServer(options: ToolServerOptions = {}): SaccadeServer
     // Decode new trajectories' images before locking, so a bad image refuses the request untouched.
     const images = new Map(ids.map((id, index) => [id, trajectories.has(id) ? [] : originalImages(body.extra_fields?.[index], index)]));
     const release = trajectories.acquire(ids, { allowMissing: true });
+    const started = performance.now();
     const running = Promise.all(
       ids.map(async (id, index): Promise<{ observation: VerlToolObservation; done: boolean; valid: boolean }> => {
         if (body.finish?.[index] === true) {
@@ -158,7 +162,15 @@ export function createToolServer(options: ToolServerOptions = {}): SaccadeServer
       }),
     ).finally(release);
     const results = await withDeadline(requestTimeoutMs, `POST /get_observation (${ids.length} trajectories)`, () => running);
-    return { observations: results.map((result) => result.observation), dones: results.map((result) => result.done), valids: results.map((result) => result.valid) };
+    // verl-tool's AgentResponse carries the two timings as well.
+    const milliseconds = (from: number, to: number) => Math.round((to - from) * 1000) / 1000;
+    return {
+      observations: results.map((result) => result.observation),
+      dones: results.map((result) => result.done),
+      valids: results.map((result) => result.valid),
+      processing_time_ms: milliseconds(started, performance.now()),
+      queue_time_ms: milliseconds(received, started),
+    };
   });
 
   return server;

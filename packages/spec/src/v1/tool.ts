@@ -41,4 +41,16 @@ export interface Tool<INPUT = unknown> {
    * it; tools that do not look at regions leave it out.
    */
   lookAt?(box: ImageBox, options: ToolExecuteOptions): INPUT | Promise<INPUT>;
+  /**
+   * Optional capability: calls written in the response's own text instead of `<tool_call>` JSON, as
+   * verl-tool's text tools read them (its python_code runs ```python blocks). A response with no
+   * `<tool_call>` and no `<answer>` whose text `read` accepts is a call of this tool, and `format`
+   * shapes its output (or its error) into the observation the model reads next.
+   */
+  textCalls?: {
+    /** The call's input, or undefined when the response holds no such call. Never throws on model output. */
+    read(response: string): INPUT | undefined;
+    /** The observation for `output`, the text of the call's result (or of its error). */
+    format(response: string, output: string): string;
+  };
 }
