@@ -61,6 +61,12 @@ export const trainConfigSchema = z
       .object({
         /** Play the training seeds with the env's oracle for demonstrations (false: the SFT files only). */
         oracle: z.boolean().default(true),
+        /**
+         * Who plays the training seeds for demonstrations: the env's 'oracle', or a 'random' agent of
+         * its action space (valid actions in the right format, no policy: a start that knows the
+         * format but not the task, as VAGEN's base model does).
+         */
+        demonstrator: z.enum(['oracle', 'random']).default('oracle'),
         steps: z.number().int().nonnegative().default(400),
         batchSize: z.number().int().positive().default(32),
         learningRate: z.number().positive().default(3e-3),
@@ -87,9 +93,18 @@ export const trainConfigSchema = z
         entropyCoefficient: z.number().default(0),
         /** 'success' scores an episode 1/0 (outcome reward); 'return' sums its rewards, shaping included. */
         score: z.enum(['success', 'return']).default('success'),
+        /** false: Dr. GRPO's advantages (score − group mean, no division by the group's std). */
         normalizeStd: z.boolean().default(true),
         skipUniformGroups: z.boolean().default(true),
-        aggregation: z.enum(['token-mean', 'sequence-mean']).default('token-mean'),
+        /** Train on this fraction of each step's groups, those whose scores vary most (VAGEN main's reward_variance_top_p). */
+        rewardVarianceTopP: z.number().gt(0).max(1).default(1),
+        /** Over-turn masking (Mini-o3): episodes the turn cap cut get no gradient. */
+        maskTruncatedEpisodes: z.boolean().default(false),
+        /** 'token-sum-norm' is Dr. GRPO's (each sequence's token sum over lengthNormalizer). */
+        aggregation: z.enum(['token-mean', 'sequence-mean', 'token-sum-norm']).default('token-mean'),
+        lengthNormalizer: z.number().positive().optional(),
+        /** The largest mean |sampler − trainer| log-prob gap a step may show before the run stops (logprobGap). */
+        maxLogprobGap: z.number().positive().default(1e-3),
         epochs: z.number().int().positive().default(1),
         miniBatches: z.number().int().positive().default(1),
         evalEvery: z.number().int().positive().default(10),
@@ -113,7 +128,10 @@ export const trainConfigSchema = z
         clipHigh: z.number().positive().default(0.2),
         klCoefficient: z.number().nonnegative().default(0),
         entropyCoefficient: z.number().default(0),
-        aggregation: z.enum(['token-mean', 'sequence-mean']).default('token-mean'),
+        aggregation: z.enum(['token-mean', 'sequence-mean', 'token-sum-norm']).default('token-mean'),
+        lengthNormalizer: z.number().positive().optional(),
+        maskTruncatedEpisodes: z.boolean().default(false),
+        maxLogprobGap: z.number().positive().default(1e-3),
         epochs: z.number().int().positive().default(2),
         miniBatches: z.number().int().positive().default(2),
         advantageEstimator: z.enum(['bi-level', 'masked', 'turn-wise']).default('bi-level'),

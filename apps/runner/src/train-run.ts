@@ -2,7 +2,9 @@ import { loadCheckpoint, VisionLanguageModel } from '@saccade/models';
 import type { RunEvent } from '@saccade/spec';
 import { trainGrpo, trainPpo, trainSft, type PolicyEvaluation } from '@saccade/trainers';
 import { sftDemonstrations, type SftDemonstrations } from '@saccade/datagen';
+import type { EpisodeContext } from '@saccade/rollout';
 import { envFactory } from './env-factory';
+import { randomAgentFor } from './eval/eval-agent';
 import type { LoadedCheckpoint } from '@saccade/models';
 import type { RunFolder } from '@saccade/runs';
 import type { TrainConfig } from './train-config';
@@ -106,12 +108,15 @@ export async function runTraining(config: TrainConfig, folder: RunFolder, setup:
   if (sftPending) {
     const demonstrations = setup.demonstrations ?? (config.sftFiles.length > 0 ? await sftDemonstrations(config.sftFiles, { skipInvalid: config.sftSkipInvalid }) : undefined);
     setup.demonstrations = undefined;
+    const { demonstrator, ...sft } = config.sft;
     const result = await trainSft(
       model,
       {
         ...common,
-        ...config.sft,
+        ...sft,
         ...(demonstrations ? { demonstrations } : {}),
+        // A random agent of the env's action space, seeded per training seed: valid actions in the format, no policy.
+        ...(demonstrator === 'random' ? { demonstrationAgent: ({ env, prompt }: EpisodeContext) => randomAgentFor(env, `demonstration:${String(prompt.seed ?? 0)}`) } : {}),
         startStep: step,
         ...(resumeFrom?.optimizer ? { optimizer: resumeFrom.optimizer } : {}),
         checkpointMetadata: { phaseStart: 0 },

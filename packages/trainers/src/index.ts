@@ -3,8 +3,9 @@ export { createPolicyEpisodes, DEFAULT_STOP, type EpisodeSettings, type PlayedBa
 export { warmupCosineLearningRate } from './learning-rate-schedule';
 export { trainSft, type TrainSftResult, type TrainSftSettings } from './train-sft';
 export * from './advantages/index';
-export { trainGrpo, policyExamples, policyLossReference, type GrpoAdvantageSettings, type TrainGrpoResult, type TrainGrpoSettings } from './train-grpo';
-export { policyShardLoss, stopGradient, type PolicyExample, type PolicyLossContext } from './losses/policy-loss';
+export { trainGrpo, grpoBatch, policyExamples, policyLossReference, type GrpoAdvantageSettings, type GrpoGroupStatistics, type TrainGrpoResult, type TrainGrpoSettings } from './train-grpo';
+export { POLICY_LOSS_AGGREGATIONS, policyShardLoss, stopGradient, type PolicyExample, type PolicyLossAggregation, type PolicyLossContext } from './losses/policy-loss';
+export { rolloutDiagnostics, type RolloutDiagnostics } from './rollout-diagnostics';
 export { ppoShardLoss, type PpoExample, type PpoLossContext } from './losses/ppo-loss';
 export {
   trainPpo,
@@ -19,6 +20,14 @@ export {
   type TrainPpoResult,
   type TrainPpoSettings,
 } from './train-ppo';
-export { attachOldLogProbs, runPolicyUpdates, type PolicyUpdateResult, type PolicyUpdateSettings } from './policy-training';
+export {
+  attachOldLogProbs,
+  checkLogprobGap,
+  DEFAULT_MAX_LOGPROB_GAP,
+  runPolicyUpdates,
+  samplingDistribution,
+  type PolicyUpdateResult,
+  type PolicyUpdateSettings,
+} from './policy-training';
 export { assertDisjointSeeds, seedRange, type SeedRange } from './seed-range';
 export { saveTrainingCheckpoint, type TrainingCheckpointMetadata } from './training-checkpoint';

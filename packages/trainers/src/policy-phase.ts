@@ -5,6 +5,7 @@ import type * as tf from '@tensorflow/tfjs-core';
 import type { PolicyEvaluation } from './evaluate-policy';
 import { evaluationMetrics, summarizeTrajectories } from './evaluate-policy';
 import { createHeldOutEvaluator, type TimedEvaluation } from './held-out-evaluator';
+import { rolloutDiagnostics } from './rollout-diagnostics';
 import { createPolicyEpisodes, type PlayedBatch, type PolicyEpisodes } from './policy-episodes';
 import { cloneModel, meanRewardTerms, samplingDistribution } from './policy-training';
 import { assertDisjointSeeds, seedRange } from './seed-range';
@@ -12,7 +13,7 @@ import type { TrainGrpoSettings } from './train-grpo';
 import { endTrainingStep, saveTrainingCheckpoint, type TrainingCheckpointMetadata } from './training-checkpoint';
 
 /** The settings GRPO and PPO have in common (PPO's leave out only GRPO's grouping and scoring). */
-export type PolicyPhaseSettings = Omit<TrainGrpoSettings, 'promptsPerStep' | 'groupSize' | 'score' | 'normalizeStd' | 'skipUniformGroups'>;
+export type PolicyPhaseSettings = Omit<TrainGrpoSettings, 'promptsPerStep' | 'groupSize' | 'score' | 'normalizeStd' | 'skipUniformGroups' | 'rewardVarianceTopP'>;
 
 /**
  * What a policy-gradient phase (GRPO, PPO) sets up, reports and tears down alike: the optimizer,
@@ -38,8 +39,8 @@ export interface PolicyPhase {
   episodes: PolicyEpisodes;
   /** Step `step`'s training episodes with the sampling policy, `groupSize` per seed; the sampler's seed is drawn from `rng`. */
   play: (seeds: readonly number[], groupSize: number, rng: Rng, step: number) => Promise<PlayedBatch>;
-  /** The `rollout-end` event of step `step + 1`. */
-  reportRollout: (step: number, batch: PlayedBatch, trainedSequences: number, rolloutSeconds: number) => void;
+  /** The `rollout-end` event of step `step + 1`, with the trainer's own batch metrics (`extra`, e.g. GRPO's uniform groups). */
+  reportRollout: (step: number, batch: PlayedBatch, trainedSequences: number, rolloutSeconds: number, extra?: Record<string, number>) => void;
   /** The `update-end` event: the update's metrics, then the rate and timings every phase reports. */
   reportUpdate: (step: number, metrics: Record<string, number>, tokens: number, rolloutSeconds: number, updateSeconds: number) => void;
   /** Evaluation, time limit, target, pause hook and checkpoint after a step; true when the phase stops. */
@@ -82,7 +83,7 @@ export async function startPolicyPhase(
     episodes,
     play: (seeds, groupSize, rng, step) =>
       episodes.play(seeds, { groupSize, temperature: settings.temperature ?? 1, seed: Math.floor(rng.next() * 2 ** 31), step: step + 1 }),
-    reportRollout: (step, batch, trainedSequences, rolloutSeconds) => {
+    reportRollout: (step, batch, trainedSequences, rolloutSeconds, extra = {}) => {
       const summary = summarizeTrajectories(batch.trajectories);
       onEvent({
         type: 'rollout-end',
@@ -95,6 +96,8 @@ export async function startPolicyPhase(
           episodesPerSecond: batch.trajectories.length / rolloutSeconds,
           failedEpisodes: batch.trajectories.filter((trajectory) => trajectory.error !== undefined).length,
           ...meanRewardTerms(batch.trajectories),
+          ...rolloutDiagnostics(batch.trajectories),
+          ...extra,
         },
       });
     },

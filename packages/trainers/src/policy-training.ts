@@ -17,6 +17,10 @@ export function maskedTokens(example: Pick<PolicyExample, 'lossMask'>): number {
 /** The clip, KL and entropy settings GRPO and PPO share. */
 export interface PolicyLossSettings {
   aggregation?: PolicyLossContext['aggregation'];
+  /** 'token-sum-norm''s constant (default: the turn cap × the tokens a turn may generate). */
+  lengthNormalizer?: number;
+  maxTokens?: number;
+  maxTurns?: number;
   clipLow?: number;
   clipHigh?: number;
   entropyCoefficient?: number;
@@ -36,6 +40,7 @@ export function policyLossContext(
 ): PolicyLossContext {
   return {
     aggregation: settings.aggregation ?? 'token-mean',
+    lengthNormalizer: settings.lengthNormalizer ?? (settings.maxTokens ?? 48) * (settings.maxTurns ?? 1),
     tokenCount: batch.reduce((sum, example) => sum + maskedTokens(example), 0),
     sequenceCount: batch.length,
     clipLow: settings.clipLow ?? 0.2,

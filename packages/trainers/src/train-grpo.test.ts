@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { colourAt, COLOUR_STEPS_ID, registerColourSteps } from '../test/colour-steps-env';
 import { policyShardLoss, type PolicyExample, type PolicyLossContext } from './losses/policy-loss';
 import { createPolicyEpisodes } from './policy-episodes';
-import { policyExamples, trainGrpo } from './train-grpo';
+import { grpoBatch, policyExamples, trainGrpo } from './train-grpo';
 
 const scratch = mkdtempSync(join(tmpdir(), 'saccade-grpo-'));
 const episodeSettings = { envId: COLOUR_STEPS_ID, view: 'image' as const, historyWindow: 0, maxTurns: 2, maxTokens: 24 };
@@ -46,6 +46,38 @@ describe('policyExamples', () => {
   });
 });
 
+describe('grpoBatch', () => {
+  test('reward-variance filtering keeps the most varied groups; over-turn masking drops episodes the turn cap cut; the statistics say so', async () => {
+    const model = VisionLanguageModel.create({ preset: 'tiny', seed: 0 });
+    const episodes = await createPolicyEpisodes(model, episodeSettings, model);
+    const right = (seed: number, turn: number): string => `<answer>${colourAt(seed, turn)}</answer>`;
+    const wrong = '<answer>none</answer>';
+    // Returns per group (right answers): seed 1: 2 | 0 (std 1); seed 2: 1 | 0 (std 0.5); seed 3: 1 | 1 (uniform).
+    const responses = [right(1, 0), right(1, 1), wrong, wrong, right(2, 0), wrong, wrong, wrong, right(3, 0), wrong, wrong, right(3, 1)];
+    const batch = await episodes.play([1, 2, 3], { groupSize: 2, temperature: 1, seed: 0, agent: new MockAgent({ responses }), concurrency: 1 });
+    expect(batch.trajectories.map((trajectory) => trajectory.totalReward)).toEqual([2, 0, 1, 0, 1, 1]);
+    const all = await grpoBatch(episodes, batch, { score: 'return' });
+    expect(all.examples).toHaveLength(8);
+    expect(all.statistics).toEqual({ uniformGroups: 1 / 3, trainedGroups: 2 / 3, scoreMean: 5 / 6, scoreStd: Math.sqrt(((2 - 5 / 6) ** 2 + 3 * (1 - 5 / 6) ** 2 + 2 * (5 / 6) ** 2) / 6), maskedTruncatedEpisodes: 0 });
+    const top = await grpoBatch(episodes, batch, { score: 'return', rewardVarianceTopP: 0.3 });
+    expect(top.statistics.trainedGroups).toBe(1 / 3);
+    // Seed 1's group only: its two episodes' two turns.
+    expect(top.examples).toHaveLength(4);
+    expect(top.examples[0]!.advantages.at(-1)).toBeCloseTo(1 / (Math.SQRT2 + 1e-6), 6);
+    await expect(grpoBatch(episodes, batch, { rewardVarianceTopP: 0 })).rejects.toThrow(/rewardVarianceTopP must be in \(0, 1\]; got 0/);
+
+    // A turn cap of one: every episode is cut before the env ends it.
+    const capped = await createPolicyEpisodes(model, { ...episodeSettings, maxTurns: 1 }, model);
+    const cut = await capped.play([1, 2], { groupSize: 2, temperature: 1, seed: 0, agent: new MockAgent({ responses: [right(1, 0), wrong, right(2, 0), wrong] }), concurrency: 1 });
+    expect(cut.trajectories.every((trajectory) => trajectory.truncated && !trajectory.terminated)).toBe(true);
+    expect((await grpoBatch(capped, cut, { score: 'return' })).examples).toHaveLength(4);
+    const masked = await grpoBatch(capped, cut, { score: 'return', maskTruncatedEpisodes: true });
+    expect(masked.examples).toHaveLength(0);
+    expect(masked.statistics.maskedTruncatedEpisodes).toBe(4);
+    model.dispose();
+  });
+});
+
 describe('policyShardLoss', () => {
   const context: PolicyLossContext = { aggregation: 'token-mean', tokenCount: 0, sequenceCount: 0, clipLow: 0.2, clipHigh: 0.2, klCoefficient: 0, entropyCoefficient: 0 };
 
@@ -71,6 +103,21 @@ describe('policyShardLoss', () => {
     expect(clipped.loss.dataSync()[0]).toBeCloseTo(-1.5 * 1.2, 4);
     expect(clipped.metrics?.['clipFraction']?.dataSync()[0]).toBeCloseTo(1, 6);
     tf.dispose([clipped.loss, ...Object.values(clipped.metrics ?? {})]);
+
+    // Dr. GRPO's aggregation: the token sum over a constant (here 100 per sequence), not the token count.
+    const summed = policyShardLoss(model, [example], { ...context, aggregation: 'token-sum-norm', lengthNormalizer: 100, tokenCount: response.length, sequenceCount: 1 });
+    expect(summed.loss.dataSync()[0]).toBeCloseTo((-1.5 * response.length) / 100, 5);
+    tf.dispose([summed.loss, ...Object.values(summed.metrics ?? {})]);
+
+    // The sampler's log-probs as the old ones: logprobGap is the mean |Δ| over the trained tokens.
+    const sampled = policyShardLoss(model, [{ ...example, oldLogProbs: current.map((value) => value - 0.25), sampledLogProbs: true }], {
+      ...context,
+      tokenCount: response.length,
+      sequenceCount: 1,
+      sampledTokenCount: response.length,
+    });
+    expect(sampled.metrics?.['logprobGap']?.dataSync()[0]).toBeCloseTo(0.25, 5);
+    tf.dispose([sampled.loss, ...Object.values(sampled.metrics ?? {})]);
     model.dispose();
   });
 

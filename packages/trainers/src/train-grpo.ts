@@ -34,12 +34,25 @@ export interface TrainGrpoSettings extends EpisodeSettings {
   normalizeStd?: boolean;
   /** Drop groups whose returns are all equal: their advantages are 0 (DAPO's dynamic sampling). Default true. */
   skipUniformGroups?: boolean;
+  /**
+   * Train only on this fraction of each step's groups, those whose scores vary most (RAGEN's
+   * StarPO-S, VAGEN main's `reward_variance_top_p`). Default 1: every group.
+   */
+  rewardVarianceTopP?: number;
+  /**
+   * An episode the turn cap cut before the env ended it gets no gradient (Mini-o3's over-turn
+   * masking) instead of a low score that punishes looking longer; it still counts in its group's
+   * mean and std. Default false.
+   */
+  maskTruncatedEpisodes?: boolean;
   clipLow?: number;
   clipHigh?: number;
   /** β of the k3 KL loss to the starting policy (default 0: no reference model is kept). */
   klCoefficient?: number;
   entropyCoefficient?: number;
   aggregation?: PolicyLossContext['aggregation'];
+  /** 'token-sum-norm''s constant (default maxTokens × maxTurns: the longest episode's generated tokens). */
+  lengthNormalizer?: number;
   /**
    * The largest `logprobGap` (mean |sampler − trainer| log-prob over the trained tokens, measured
    * every step) before the run stops with an error (default 1e-3; Infinity: no check).
@@ -112,13 +125,13 @@ export async function trainGrpo(
       const prompts = Array.from({ length: settings.promptsPerStep }, () => trainSeeds[Math.floor(stepRng.next() * trainSeeds.length)]!);
       const batch = await phase.play(prompts, settings.groupSize, stepRng, step);
       const rolloutSeconds = (performance.now() - rolloutStarted) / 1000;
-      const examples = await policyExamples(phase.episodes, batch, settings);
+      const { examples, statistics } = await grpoBatch(phase.episodes, batch, settings);
       // The sampler's log-probs are the old ones; examples without (episodes whose turns recorded no
       // prompt) get them recomputed when the batch mixes both or an update comes after the first.
       const sampled = examples.some((example) => example.sampledLogProbs);
       if (sampled || (settings.epochs ?? 1) * (settings.miniBatches ?? 1) > 1) attachOldLogProbs(model, examples, phase.sampling);
       if (reference) attachReferenceLogProbs(reference, examples, phase.sampling);
-      phase.reportRollout(step, batch, examples.length, rolloutSeconds);
+      phase.reportRollout(step, batch, examples.length, rolloutSeconds, statistics);
 
       const updateStarted = performance.now();
       const { metrics, tokens } = await runPolicyUpdates({
@@ -146,15 +159,34 @@ export async function trainGrpo(
 }
 
 /** What GRPO's advantages depend on. */
-export type GrpoAdvantageSettings = Pick<TrainGrpoSettings, 'score' | 'normalizeStd' | 'skipUniformGroups'>;
+export type GrpoAdvantageSettings = Pick<TrainGrpoSettings, 'score' | 'normalizeStd' | 'skipUniformGroups' | 'rewardVarianceTopP' | 'maskTruncatedEpisodes'>;
+
+/** How a rollout batch's groups fared in GRPO's selection (rollout-end metrics). */
+export interface GrpoGroupStatistics extends Record<string, number> {
+  /** Fraction of the groups whose scores were all equal (no signal). */
+  uniformGroups: number;
+  /** Fraction of the groups trained on (after the uniform and reward-variance filters). */
+  trainedGroups: number;
+  /** Mean and std (population) of the episodes' scores. */
+  scoreMean: number;
+  scoreStd: number;
+  /** Episodes left out by over-turn masking. */
+  maskedTruncatedEpisodes: number;
+}
 
 /**
  * The rollout batch as GRPO's training sequences: each trajectory scored (its return, or 1/0 for
  * success), normalised within its group (the rollout's group id), the advantage broadcast over
- * the advantage mask of each of its sequences (rollout's tokeniser). Groups whose scores are all
- * equal (advantage 0) and failed episodes are left out.
+ * the advantage mask of each of its sequences (rollout's tokeniser), the sampler's log-probs as
+ * the old ones. Groups whose scores are all equal (advantage 0), groups outside the reward-variance
+ * top fraction, over-turn episodes (when masked) and failed episodes are left out.
  */
 export async function policyExamples(episodes: PolicyEpisodes, batch: PlayedBatch, settings: GrpoAdvantageSettings = {}): Promise<PolicyExample[]> {
+  return (await grpoBatch(episodes, batch, settings)).examples;
+}
+
+/** policyExamples with the statistics of the groups it kept and left out. */
+export async function grpoBatch(episodes: PolicyEpisodes, batch: PlayedBatch, settings: GrpoAdvantageSettings = {}): Promise<{ examples: PolicyExample[]; statistics: GrpoGroupStatistics }> {
   const trajectories = batch.trajectories.filter((trajectory) => trajectory.error === undefined);
   const groupNumbers = new Map<string, number>();
   const groupIds = trajectories.map((trajectory) => {
@@ -164,15 +196,28 @@ export async function policyExamples(episodes: PolicyEpisodes, batch: PlayedBatc
   });
   const scores = trajectories.map((trajectory) => ((settings.score ?? 'return') === 'success' ? (trajectorySuccess(trajectory) ? 1 : 0) : trajectory.totalReward));
   const advantages = computeGrpoAdvantages({ scores, groupIds, normalizeStd: settings.normalizeStd ?? true });
-  const uniform = new Set<number>();
-  if (settings.skipUniformGroups ?? true) {
-    const values = new Map<number, Set<number>>();
-    trajectories.forEach((_, index) => values.set(groupIds[index]!, (values.get(groupIds[index]!) ?? new Set()).add(scores[index]!)));
-    for (const [group, seen] of values) if (seen.size === 1) uniform.add(group);
+  const groupScores = new Map<number, number[]>();
+  trajectories.forEach((_, index) => groupScores.set(groupIds[index]!, [...(groupScores.get(groupIds[index]!) ?? []), scores[index]!]));
+  const spread = new Map([...groupScores].map(([group, values]) => [group, standardDeviation(values)]));
+  const uniform = new Set([...spread].filter(([, std]) => std === 0).map(([group]) => group));
+  const kept = new Set(groupScores.keys());
+  if (settings.skipUniformGroups ?? true) for (const group of uniform) kept.delete(group);
+  const topP = settings.rewardVarianceTopP ?? 1;
+  if (!(topP > 0 && topP <= 1)) throw new RangeError(`rewardVarianceTopP must be in (0, 1]; got ${topP}.`);
+  if (topP < 1) {
+    // The most varied groups first; ties keep the earlier group (a step's order is its seeds').
+    const ranked = [...groupScores.keys()].sort((a, b) => spread.get(b)! - spread.get(a)! || a - b);
+    const keep = new Set(ranked.slice(0, Math.max(1, Math.ceil(topP * ranked.length))));
+    for (const group of [...kept]) if (!keep.has(group)) kept.delete(group);
   }
   const examples: PolicyExample[] = [];
+  let masked = 0;
   for (const [index, trajectory] of trajectories.entries()) {
-    if (uniform.has(groupIds[index]!)) continue;
+    if (!kept.has(groupIds[index]!)) continue;
+    if (settings.maskTruncatedEpisodes && trajectory.truncated && !trajectory.terminated) {
+      masked++;
+      continue;
+    }
     const advantage = advantages[index] ?? 0;
     for (const sequence of episodes.sequences(trajectory)) {
       if (!sequence.lossMask.includes(1)) continue;
@@ -184,5 +229,22 @@ export async function policyExamples(episodes: PolicyEpisodes, batch: PlayedBatc
       });
     }
   }
-  return examples;
+  const groups = Math.max(groupScores.size, 1);
+  const mean = scores.reduce((sum, value) => sum + value, 0) / Math.max(scores.length, 1);
+  return {
+    examples,
+    statistics: {
+      uniformGroups: uniform.size / groups,
+      trainedGroups: kept.size / groups,
+      scoreMean: mean,
+      scoreStd: standardDeviation(scores),
+      maskedTruncatedEpisodes: masked,
+    },
+  };
+}
+
+function standardDeviation(values: readonly number[]): number {
+  if (values.length === 0) return 0;
+  const mean = values.reduce((sum, value) => sum + value, 0) / values.length;
+  return Math.sqrt(values.reduce((sum, value) => sum + (value - mean) ** 2, 0) / values.length);
 }

@@ -37,6 +37,8 @@ export interface PpoAdvantageSettings {
   whiten?: boolean;
   /** Multiplies the env's rewards before GAE (default 1); keeps the critic's targets in a range the value head reaches. */
   rewardScale?: number;
+  /** Over-turn masking (Mini-o3): an episode the turn cap cut before the env ended it gets no gradient. Default false. */
+  maskTruncatedEpisodes?: boolean;
 }
 
 export interface TrainPpoSettings
@@ -205,6 +207,7 @@ export async function ppoBatch(
   const sequencesOf: TrainingSequence[][] = [];
   for (const trajectory of batch.trajectories) {
     if (trajectory.error !== undefined) continue;
+    if (settings.maskTruncatedEpisodes && trajectory.truncated && !trajectory.terminated) continue;
     const sequences = episodes.sequences(trajectory).filter((sequence) => sequence.advantageMask.includes(1));
     if (sequences.length === 0) continue;
     for (const sequence of sequences) {

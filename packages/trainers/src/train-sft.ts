@@ -1,7 +1,8 @@
 import { createOracleAgent } from '@saccade/agents';
 import { createRng } from '@saccade/core';
 import { countTargets, createAdamOptimizer, DataParallel, setLearningRate, sftLossReference, type SftExample, type VisionLanguageModel } from '@saccade/models';
-import type { RunEvent } from '@saccade/spec';
+import type { EpisodeContext } from '@saccade/rollout';
+import type { Agent, RunEvent } from '@saccade/spec';
 import type * as tf from '@tensorflow/tfjs-core';
 import { warmupCosineLearningRate } from './learning-rate-schedule';
 import { createHeldOutEvaluator, type TimedEvaluation } from './held-out-evaluator';
@@ -18,6 +19,11 @@ export interface TrainSftSettings extends EpisodeSettings {
    * (default true). An env without an oracle needs `demonstrations` instead.
    */
   oracle?: boolean;
+  /**
+   * Plays the training seeds in the oracle's place: e.g. a random agent of the env's action space,
+   * for a start that knows the response format but not the policy (as VAGEN's base model does).
+   */
+  demonstrationAgent?: (context: EpisodeContext) => Agent | Promise<Agent>;
   /** Demonstrations from elsewhere (SFT files, converted task files), as trajectories. */
   demonstrations?: PlayedBatch;
   steps: number;
@@ -146,9 +152,10 @@ async function sftExamples(episodes: PolicyEpisodes, settings: TrainSftSettings,
   const batches: PlayedBatch[] = [];
   if (settings.oracle ?? true) {
     const seeds = seedRange(settings.trainSeeds);
-    log(`playing the oracle on ${seeds.length} seeds of ${settings.envId} for demonstrations`);
+    const demonstrator = settings.demonstrationAgent ?? (({ env }: EpisodeContext) => createOracleAgent({ env }));
+    log(`playing the ${settings.demonstrationAgent ? 'demonstration agent' : 'oracle'} on ${seeds.length} seeds of ${settings.envId} for demonstrations`);
     // Rendering frames waits on sharp's thread pool: a few episodes at a time keep it busy.
-    const played = await episodes.play(seeds, { temperature: 0, seed: settings.seed, agent: ({ env }) => createOracleAgent({ env }), concurrency: 8 });
+    const played = await episodes.play(seeds, { temperature: 0, seed: settings.seed, agent: demonstrator, concurrency: 8 });
     const failed = played.trajectories.filter((trajectory) => trajectory.error !== undefined);
     if (failed.length === played.trajectories.length && failed[0]?.error) {
       throw new Error(`The oracle could not play ${settings.envId}: ${failed[0].error.message} Give demonstrations instead (an SFT file from \`saccade data generate\`).`);

@@ -15,6 +15,8 @@ export const BENCH_SUITES: Readonly<Record<string, string>> = {
   'env-grid': 'packages/envs/grid',
   'tools-zoom': 'packages/tools/zoom',
   'tools-ocr': 'packages/tools/ocr',
+  // Reinforcement learning on two cores: start × algorithm → held-out success over minutes.
+  rl: 'apps/runner',
 };
 
 export interface BenchCommandSettings {

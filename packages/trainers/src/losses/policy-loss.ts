@@ -23,10 +23,21 @@ export interface PolicyExample extends ModelSequence {
   referenceLogProbs?: readonly number[];
 }
 
+/** How per-token losses become one number (see PolicyLossContext.aggregation). */
+export type PolicyLossAggregation = 'token-mean' | 'sequence-mean' | 'token-sum-norm';
+
+export const POLICY_LOSS_AGGREGATIONS: readonly PolicyLossAggregation[] = ['token-mean', 'sequence-mean', 'token-sum-norm'];
+
 /** Batch-wide settings and totals: shard losses divide by these so that they add up (DataParallel). */
 export interface PolicyLossContext {
-  /** 'token-mean' (verl's default, DAPO) or 'sequence-mean' (GRPO's paper: mean per sequence, then over sequences). */
-  aggregation: 'token-mean' | 'sequence-mean';
+  /**
+   * 'token-mean' (verl's default, DAPO), 'sequence-mean' (GRPO's paper: mean per sequence, then
+   * over sequences) or 'token-sum-norm' (Dr. GRPO, verl's seq-mean-token-sum-norm: each sequence's
+   * token sum divided by the constant `lengthNormalizer`, then the mean over sequences).
+   */
+  aggregation: PolicyLossAggregation;
+  /** The constant of 'token-sum-norm' (Dr. GRPO: the longest response the sampler allows). */
+  lengthNormalizer?: number;
   /** Masked tokens in the whole batch. */
   tokenCount: number;
   /** Sequences in the whole batch. */
@@ -97,7 +108,13 @@ export function policyLossArrays(examples: readonly PolicyExample[], context: Po
   examples.forEach((example, row) => {
     let rowTokens = 0;
     for (let column = 1; column < example.tokens.length; column++) rowTokens += example.lossMask[column] ?? 0;
-    const scale = context.aggregation === 'token-mean' ? 1 / Math.max(context.tokenCount, 1) : 1 / (Math.max(rowTokens, 1) * Math.max(context.sequenceCount, 1));
+    const sequences = Math.max(context.sequenceCount, 1);
+    const scale =
+      context.aggregation === 'token-mean'
+        ? 1 / Math.max(context.tokenCount, 1)
+        : context.aggregation === 'token-sum-norm'
+          ? 1 / (Math.max(context.lengthNormalizer ?? 1, 1) * sequences)
+          : 1 / (Math.max(rowTokens, 1) * sequences);
     // Column 0 has no prediction (see logProbsAndValues), so it never carries a loss.
     for (let column = 1; column < example.tokens.length; column++) {
       const index = row * length + column;

@@ -1,0 +1,168 @@
+#!/usr/bin/env node
+// `saccade bench rl`: VAGEN's table on two cores. From one start (a format-only start: SFT on a
+// random agent's valid actions; or a weak SFT start: the oracle's demonstrations for a few steps),
+// each algorithm trains for the same minutes on the same training seeds, and the held-out success
+// (200 unseen seeds, greedy, the same for all) is read off its run's metrics at 0 / 5 / 10 / 15
+// minutes. Every run is a real `saccade train` (one start run, then `--resume` of a copy of it per
+// algorithm), so its run folder keeps the curves, plots and checkpoints. Prints one JSON object.
+//
+//   node apps/runner/bench/bench.mjs --env saccade/FrozenLake-v1 --start format --minutes 15 --algorithm grpo,ppo-bilevel
+//
+// Options:
+//   --env <id>             env to train on (default saccade/FrozenLake-v1, the default run's options)
+//   --env-options <json>   its options (default: the default run's for FrozenLake, none otherwise)
+//   --max-turns <n>        turn cap (default 10)
+//   --start format|sft     the start (default format)
+//   --start-steps <n>      SFT steps of the start (default: format 100, sft 110: ≈ 40 % on FrozenLake)
+//   --minutes <n>          minutes of RL per algorithm (default 15)
+//   --algorithm <list>     grpo, grpo-dr (Dr. GRPO), ppo-masked (token-level GAE), ppo-bilevel (default: all four)
+//   --set <json>           config overrides merged into every algorithm's phase, e.g. '{"grpo":{"learningRate":3e-4}}'
+//   --eval-every <n>       RL steps between evaluations (default 10)
+//   --out <folder>         where the runs go (default runs/bench-rl)
+//   --quick                a smoke run: 8 held-out seeds, 4 SFT steps, 0.3 minutes
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse, stringify } from 'yaml';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, '..', '..', '..');
+const cli = join(root, 'apps', 'runner', 'dist', 'cli.js');
+
+function parseArguments(argv) {
+  const options = {};
+  for (let index = 0; index < argv.length; index++) {
+    const name = argv[index];
+    if (!name.startsWith('--')) throw new Error(`expected an option (--name), got "${name}"`);
+    const key = name.slice(2);
+    if (key === 'quick') options.quick = true;
+    else {
+      const value = argv[++index];
+      if (value === undefined) throw new Error(`${name} needs a value`);
+      options[key] = value;
+    }
+  }
+  return options;
+}
+
+const ALGORITHMS = {
+  grpo: { algorithm: 'grpo', grpo: {} },
+  'grpo-dr': { algorithm: 'grpo', grpo: { normalizeStd: false, aggregation: 'token-sum-norm' } },
+  'ppo-masked': { algorithm: 'ppo', ppo: { advantageEstimator: 'masked' } },
+  'ppo-bilevel': { algorithm: 'ppo', ppo: { advantageEstimator: 'bi-level' } },
+};
+
+function merge(base, extra) {
+  const out = { ...base };
+  for (const [key, value] of Object.entries(extra ?? {})) {
+    out[key] = value !== null && typeof value === 'object' && !Array.isArray(value) && typeof out[key] === 'object' ? merge(out[key], value) : value;
+  }
+  return out;
+}
+
+function train(args, label) {
+  const started = Date.now();
+  process.stderr.write(`bench rl: ${label}: saccade train ${args.join(' ')}\n`);
+  const run = spawnSync(process.execPath, [cli, 'train', ...args, '--plain'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, CI: '1' } });
+  if (run.status !== 0) throw new Error(`${label}: saccade train exited with ${run.status ?? run.signal}`);
+  return (Date.now() - started) / 1000;
+}
+
+function metrics(folder) {
+  return readFileSync(join(folder, 'metrics.jsonl'), 'utf8')
+    .split('\n')
+    .filter((line) => line.trim().length > 0)
+    .map((line) => JSON.parse(line));
+}
+
+function commit() {
+  const result = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' });
+  return result.status === 0 ? result.stdout.trim() : null;
+}
+
+const options = parseArguments(process.argv.slice(2));
+if (!existsSync(cli)) throw new Error(`${cli} does not exist: build the runner first (npm run setup)`);
+const envId = options.env ?? 'saccade/FrozenLake-v1';
+const start = options.start ?? 'format';
+if (start !== 'format' && start !== 'sft') throw new Error(`--start expected format or sft, got ${start}`);
+const quick = options.quick === true;
+const minutes = Number(options.minutes ?? (quick ? 0.3 : 15));
+const startSteps = Number(options['start-steps'] ?? (quick ? 4 : start === 'format' ? 100 : 110));
+const evalEvery = Number(options['eval-every'] ?? (quick ? 2 : 10));
+const names = (options.algorithm ?? Object.keys(ALGORITHMS).join(',')).split(',').map((name) => name.trim());
+for (const name of names) if (!ALGORITHMS[name]) throw new Error(`--algorithm: unknown "${name}"; expected ${Object.keys(ALGORITHMS).join(', ')}`);
+const overrides = options.set === undefined ? {} : JSON.parse(options.set);
+const out = resolve(options.out ?? join(root, 'runs', 'bench-rl'));
+const tag = `${envId.replace(/[^\w.-]+/g, '-')}-${start}`;
+mkdirSync(out, { recursive: true });
+
+// The start: SFT only (algorithm sft), on the oracle's or a random agent's demonstrations.
+const startConfig = {
+  name: `${tag}-start`,
+  outputFolder: out,
+  env: {
+    id: envId,
+    ...(options['env-options'] ? { options: JSON.parse(options['env-options']) } : envId === 'saccade/FrozenLake-v1' ? {} : { options: {} }),
+    ...(options['max-turns'] ? { maxTurns: Number(options['max-turns']) } : {}),
+  },
+  ...(quick ? { seeds: { eval: { start: 0, count: 8 }, train: { start: 10000, count: 200 } } } : {}),
+  algorithm: 'sft',
+  sft: { steps: startSteps, evalEvery: startSteps, demonstrator: start === 'format' ? 'random' : 'oracle', timeLimitSeconds: 3600 },
+};
+const startFolder = join(out, startConfig.name);
+rmSync(startFolder, { recursive: true, force: true });
+const configPath = join(out, `${startConfig.name}.yaml`);
+writeFileSync(configPath, stringify(startConfig));
+const startSeconds = train(['--config', configPath], 'start');
+const startRows = metrics(startFolder).filter((row) => row.kind === 'eval');
+const startEval = startRows.at(-1);
+if (!startEval) throw new Error('the start run wrote no evaluation');
+
+const results = {};
+for (const name of names) {
+  const folder = join(out, `${tag}-${name}`);
+  rmSync(folder, { recursive: true, force: true });
+  cpSync(startFolder, folder, { recursive: true });
+  const config = parse(readFileSync(join(folder, 'config.yaml'), 'utf8'));
+  const phase = ALGORITHMS[name];
+  const key = phase.algorithm;
+  const resolved = merge(merge({ ...config, name: `${tag}-${name}`, algorithm: key }, { [key]: { ...phase[key], steps: 100000, evalEvery, timeLimitSeconds: minutes * 60 } }), overrides);
+  writeFileSync(join(folder, 'config.yaml'), stringify(resolved));
+  const seconds = train(['--resume', folder], name);
+  const rows = metrics(folder).filter((row) => row.kind === 'eval' && row.step > startEval.step);
+  const curve = [{ minutes: 0, step: startEval.step, success: startEval.success }, ...rows.map((row) => ({ minutes: Number(((row.seconds ?? 0) / 60).toFixed(2)), step: row.step, success: row.success }))];
+  const at = (mark) => curve.filter((point) => point.minutes <= mark + 1e-9).at(-1)?.success ?? null;
+  const updates = metrics(folder).filter((row) => row.kind === 'train' && row.step > startEval.step);
+  const gaps = updates.map((row) => row.logprobGap).filter((value) => typeof value === 'number');
+  results[name] = {
+    startSuccess: startEval.success,
+    bestSuccess: Math.max(...curve.map((point) => point.success)),
+    finalSuccess: curve.at(-1).success,
+    successAtMinutes: Object.fromEntries([0, 5, 10, 15].filter((mark) => mark <= minutes).map((mark) => [mark, at(mark)])),
+    steps: (curve.at(-1).step ?? startEval.step) - startEval.step,
+    maxLogprobGap: gaps.length > 0 ? Math.max(...gaps) : null,
+    wallSeconds: Number(seconds.toFixed(1)),
+    runFolder: folder,
+    curve,
+  };
+}
+
+process.stdout.write(
+  `${JSON.stringify(
+    {
+      bench: 'rl',
+      commit: commit(),
+      env: envId,
+      start,
+      startSteps,
+      startSuccess: startEval.success,
+      startSeconds: Number(startSeconds.toFixed(1)),
+      heldOutSeeds: quick ? 8 : 200,
+      minutes,
+      algorithms: results,
+    },
+    null,
+    2,
+  )}\n`,
+);
