@@ -41,6 +41,15 @@ describe('reduceRunState on the recorded run', () => {
     expect(elapsedSeconds(running, Date.parse('2025-01-01T00:01:00Z'))).toBe(60);
   });
 
+  test("keeps the newest update's sampler–trainer gap and the newest rollout's uniform groups", () => {
+    let next = reduceRunState(state, { type: 'update-end', time: '2025-01-01T00:00:50Z', step: 5, metrics: { loss: 0.2, logprobGap: 2.5e-7 } });
+    next = reduceRunState(next, { type: 'rollout-end', time: '2025-01-01T00:00:51Z', step: 6, episodes: 8, metrics: { uniformGroups: 0.25 } });
+    expect(next.logprobGap).toBe(2.5e-7);
+    expect(next.uniformGroups).toBe(0.25);
+    // A later update without the metric keeps the last one seen.
+    expect(reduceRunState(next, { type: 'update-end', time: '2025-01-01T00:00:52Z', step: 6, metrics: { loss: 0.1 } }).logprobGap).toBe(2.5e-7);
+  });
+
   test('keeps the episodes with their turns and reward terms', () => {
     expect(state.episodes.map((episode) => episode.id)).toEqual(['ep-1-0', 'ep-1-1', 'ep-2-0', 'ep-2-1', 'ep-3-0', 'ep-3-1', 'ep-4-0', 'ep-4-1']);
     const last = state.episodes.at(-1)!;

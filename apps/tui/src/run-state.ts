@@ -86,6 +86,10 @@ export interface RunState {
   series: Record<ChartName, Series>;
   tokensPerSecond?: number;
   episodesPerSecond?: number;
+  /** The newest update's mean |sampler − trainer| log-prob gap (`logprobGap`): ~1e-6 when they agree. */
+  logprobGap?: number;
+  /** The newest rollout's fraction of groups whose episodes all scored alike (no signal for GRPO). */
+  uniformGroups?: number;
   /** End times of recent episodes (ms), for episodes/s when the run reports no rate itself. */
   recentEpisodeEnds: number[];
   episodesDone: number;
@@ -155,6 +159,7 @@ export function reduceRunState(state: RunState, event: RunEvent): RunState {
       }
       next.series = addPoints(state.series, 'train', event.step, event.metrics, ['loss', 'kl', 'entropy', 'reward', 'success']);
       if (finite(event.metrics.tokensPerSecond)) next.tokensPerSecond = event.metrics.tokensPerSecond;
+      if (finite(event.metrics.logprobGap)) next.logprobGap = event.metrics.logprobGap;
       return next;
     }
     case 'rollout-end': {
@@ -170,6 +175,7 @@ export function reduceRunState(state: RunState, event: RunEvent): RunState {
       }
       next.series = addPoints(state.series, 'train', event.step, metrics, ['reward', 'success', 'kl', 'entropy']);
       if (finite(metrics.episodesPerSecond)) next.episodesPerSecond = metrics.episodesPerSecond;
+      if (finite(metrics.uniformGroups)) next.uniformGroups = metrics.uniformGroups;
       if (finite(metrics.tokensPerSecond)) next.tokensPerSecond = metrics.tokensPerSecond;
       return next;
     }

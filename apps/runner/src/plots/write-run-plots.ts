@@ -7,7 +7,7 @@ import { lineChartSvg, type LineChartOptions } from './line-chart-svg';
 
 /**
  * Writes `plots/loss.{svg,png}` and `plots/success.{svg,png}` (and `looking` when the policy had
- * tools, `reward` and `policy` after RL) from the run's metrics: the charts a person opens to see
+ * tools; `reward`, `policy`, `sampler` and `rollouts-health` after RL) from the run's metrics: the charts a person opens to see
  * whether a run learns. Files are replaced by rename, never half written.
  */
 export async function writeRunPlots(runPath: string, rows: readonly MetricsRow[]): Promise<string[]> {
@@ -85,6 +85,29 @@ export async function writeRunPlots(runPath: string, rows: readonly MetricsRow[]
         { name: 'clip fraction', points: series('train', 'clipFraction') },
       ],
     };
+  }
+  // Whether the trainer scored what the sampler sampled, and how far each update moved the policy from it.
+  const gap = series('train', 'logprobGap');
+  if (gap.length > 0) {
+    charts['sampler'] = {
+      title: 'Sampler and trainer (per update)',
+      xLabel: 'step',
+      yLabel: 'nats / fraction',
+      series: [
+        { name: 'log-prob gap', points: gap },
+        { name: 'approx. KL', points: series('train', 'approxKl') },
+        { name: 'clip fraction', points: series('train', 'clipFraction') },
+      ],
+    };
+  }
+  const health = [
+    { name: 'uniform groups', points: series('rollout', 'uniformGroups') },
+    { name: 'cut prompts', points: series('rollout', 'truncatedPrompts') },
+    { name: 'invalid actions', points: series('rollout', 'invalidActionRate') },
+    { name: 'unfinished', points: series('rollout', 'unfinishedResponses') },
+  ].filter((line) => line.points.length > 0);
+  if (health.length > 0) {
+    charts['rollouts-health'] = { title: 'Rollouts (fractions of groups, turns)', xLabel: 'step', yLabel: 'fraction', yRange: [0, 1], series: health };
   }
   const written: string[] = [];
   for (const [name, options] of Object.entries(charts)) {

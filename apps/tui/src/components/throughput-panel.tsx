@@ -20,6 +20,19 @@ export function ThroughputPanel({ state, width }: ThroughputPanelProps) {
       <Text>{state.episodesDone}</Text>
       <Text dimColor> · checkpoint </Text>
       <Text>{state.lastCheckpoint ? `step ${state.lastCheckpoint.step}` : '–'}</Text>
+      {state.logprobGap === undefined ? null : (
+        <>
+          <Text dimColor> · sampler gap </Text>
+          {/* Past 1e-3 the trainer scores other contexts than the sampler's: the run stops there. */}
+          <Text color={state.logprobGap > 1e-3 ? 'red' : undefined}>{state.logprobGap.toExponential(1)}</Text>
+        </>
+      )}
+      {state.uniformGroups === undefined ? null : (
+        <>
+          <Text dimColor> · uniform groups </Text>
+          <Text>{`${Math.round(state.uniformGroups * 100)}%`}</Text>
+        </>
+      )}
     </Text>
     </Box>
   );
