@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// The README's entry points. Needs only Node and npm: it fetches the pinned pnpm from the npm
-// registry through npx when pnpm is not installed, installs the workspace, builds it with nx,
-// then runs the main job (`start`) or the whole check suite (`test`). `fresh-check` runs the
+// The README's entry points. Needs Node and npm (and for `test`, python3 with the client tests'
+// modules: checked first): it fetches the pinned pnpm from the npm registry through npx when pnpm is
+// not installed, installs the workspace, builds it with nx, then runs the main job (`start`) or the
+// whole check suite (`test`). `fresh-check` runs the
 // README's test command in a clone of HEAD as a fresh machine would: empty caches, only node and npm.
 // nx replays cached task results; NX_SKIP_NX_CACHE=true (what .ci/run sets) runs every task.
 import { spawnSync } from 'node:child_process';
@@ -65,6 +66,48 @@ function writePnpmShim() {
 }
 
 const nx = join(binDir, 'nx');
+
+// The Python modules the client tests import (VAGEN's, verl-tool's and verl's files run unchanged),
+// with the Debian packages and pip names that provide them.
+const PYTHON_MODULES = [
+  { module: 'httpx', debian: 'python3-httpx', pip: 'httpx' },
+  { module: 'PIL', debian: 'python3-pil', pip: 'pillow' },
+  { module: 'fastapi', debian: 'python3-fastapi', pip: 'fastapi' },
+  { module: 'uvicorn', debian: 'python3-uvicorn', pip: 'uvicorn' },
+];
+
+/**
+ * What `npm test` needs besides Node and npm and cannot install itself, one line each, empty when
+ * all is there: python3 on PATH (tests call it) with the client tests' modules (it or Debian's
+ * /usr/bin/python3, which a pyenv python3 on PATH often hides), and a Chromium where the one that
+ * ships in the @sparticuz/chromium npm package does not run (it is Linux x64 and arm64 only).
+ */
+function missingTestRequirements() {
+  const missing = [];
+  const runs = (command, args) => spawnSync(command, args, { stdio: 'ignore', timeout: 30_000 }).status === 0;
+  const debian = ['python3', ...PYTHON_MODULES.map((entry) => entry.debian)].join(' ');
+  const pip = PYTHON_MODULES.map((entry) => entry.pip).join(' ');
+  const imports = ['-c', `import ${PYTHON_MODULES.map((entry) => entry.module).join(', ')}`];
+  if (!runs('python3', ['--version'])) {
+    missing.push(`python3 on PATH, with httpx, Pillow, FastAPI and uvicorn (the Python client tests): on Debian or Ubuntu \`sudo apt-get install -y ${debian}\`; elsewhere install Python 3, then \`python3 -m pip install ${pip}\``);
+  } else if (!runs('python3', imports) && !runs('/usr/bin/python3', imports)) {
+    missing.push(`the Python modules httpx, Pillow, FastAPI and uvicorn for python3 (the Python client tests): on Debian or Ubuntu \`sudo apt-get install -y ${debian}\`; elsewhere \`python3 -m pip install ${pip}\``);
+  }
+  const systemChromium = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].some((path) => path !== undefined && path !== '' && existsSync(path));
+  const packagedChromium = process.platform === 'linux' && (process.arch === 'x64' || process.arch === 'arm64');
+  if (!systemChromium && !packagedChromium) {
+    missing.push(`Chromium (the viewer's browser tests; the one in the @sparticuz/chromium npm package runs on Linux x64 and arm64 only, this is ${process.platform} ${process.arch}): install Chromium or Chrome and set CHROMIUM_PATH to it`);
+  }
+  return missing;
+}
+
+/** Stops at once, naming what to install, when `npm test` cannot pass on this machine. */
+function checkTestRequirements() {
+  const missing = missingTestRequirements();
+  if (missing.length === 0) return;
+  console.error(`saccade: npm test needs more than this machine has (nothing was installed or run):\n${missing.map((line) => `  - ${line}`).join('\n')}`);
+  process.exit(1);
+}
 
 /** The workspace's package folders, as pnpm-workspace.yaml lists them (`dir/*` or one folder). */
 function packageFolders() {
@@ -210,6 +253,7 @@ switch (task) {
     run(nx, ['run-many', '-t', 'build']);
     break;
   case 'test':
+    checkTestRequirements();
     install();
     run(nx, ['run-many', '-t', 'build', 'typecheck', 'lint', 'test', '--outputStyle=static']);
     printTestTotals();
