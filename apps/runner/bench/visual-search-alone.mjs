@@ -1,0 +1,146 @@
+#!/usr/bin/env node
+// The visual-search recipe's two skills measured alone (docs/training.md: "Reading, measured alone"
+// and "Pointing, measured alone"): SFT of the built-in model on one turn, greedy held-out answers
+// every --every steps, one JSON line per evaluation. Imports the built dists (`pnpm build` first).
+//
+//   node apps/runner/bench/visual-search-alone.mjs reading  [--centre cell|exact] [--jitter <px>] [--config <json>] …
+//   node apps/runner/bench/visual-search-alone.mjs pointing [--config <json>] …
+//
+// reading:  the 364-px crop around a point (the target's cell centre on the recipe's 8 × 8 frame, as
+//           a call on that cell returns it; or the target's centre; plus a uniform jitter of ± --jitter
+//           px of the original), seen at 128 px; "Star, cross or ring?" → the shape's name.
+// pointing: the whole 2048-px image seen at 128 px; "Where is the red shape?" →
+//           {"coordinate":[column,row]}, the target's cell of the 8 × 8 frame; scored by the exact
+//           cell and by the 3 × 3 cells around it.
+// Common: VisualSearch-v1's tasks (difficulty 0, shape question, red target; --target-grid 8 for the
+// recipe's, 0 for a target anywhere), --tasks training tasks and --held held-out ones, the recipe's
+// model (`small`, its model.config) with --config's changes (null drops a setting), Adam at
+// --learning-rate, batch --batch.
+import { parseArgs } from 'node:util';
+import { createVisualSearchSource } from '@saccade/env-procedural';
+import { crop } from '@saccade/image';
+import { applyChatTemplate, createAdamOptimizer, createRandom, decodeImageData, imageTokenCount, sftStep, VisionLanguageModel } from '@saccade/models';
+import { initTensor } from '@saccade/tensor';
+
+const { positionals, values } = parseArgs({
+  allowPositionals: true,
+  options: {
+    steps: { type: 'string', default: '150' },
+    every: { type: 'string', default: '50' },
+    tasks: { type: 'string', default: '2000' },
+    held: { type: 'string', default: '200' },
+    batch: { type: 'string', default: '32' },
+    'learning-rate': { type: 'string', default: '3e-3' },
+    config: { type: 'string', default: '{}' },
+    centre: { type: 'string', default: 'cell' },
+    jitter: { type: 'string', default: '0' },
+    'target-grid': { type: 'string', default: '8' },
+    seed: { type: 'string', default: '0' },
+  },
+});
+const skill = positionals[0];
+if (skill !== 'reading' && skill !== 'pointing') {
+  console.error('usage: visual-search-alone.mjs reading|pointing [--steps n] [--every n] [--tasks n] [--held n] [--batch n] [--learning-rate x] [--config json] [--centre cell|exact] [--jitter px] [--target-grid 8|0] [--seed n]');
+  process.exit(2);
+}
+const number = (name) => {
+  const value = Number(values[name]);
+  if (!Number.isFinite(value)) {
+    console.error(`--${name}: expected a number, received ${values[name]}`);
+    process.exit(2);
+  }
+  return value;
+};
+const [steps, every, taskCount, heldCount, batchSize, learningRate, jitter, targetGrid, seed] = ['steps', 'every', 'tasks', 'held', 'batch', 'learning-rate', 'jitter', 'target-grid', 'seed'].map(number);
+if (values.centre !== 'cell' && values.centre !== 'exact') {
+  console.error(`--centre: expected cell or exact, received ${values.centre}`);
+  process.exit(2);
+}
+
+// The recipe's model (apps/runner/recipes/visual-search.yaml) and its frame and crop.
+const RECIPE_MODEL = { imageSize: 128, patchSize: 16, gridLayers: 0, gridPointer: true, stemChannels: 16, stemPool: 4, stemPooling: 'max', imageReadout: 'pointer' };
+const FRAME = 8;
+const OFFSET = 182;
+const QUESTION = { reading: 'Star, cross or ring?', pointing: 'Where is the red shape?' }[skill];
+
+await initTensor();
+// --config changes the recipe's settings; null drops one (e.g. {"imageReadout": null}: no readout).
+const config = Object.fromEntries(Object.entries({ ...RECIPE_MODEL, ...JSON.parse(values.config) }).filter(([, value]) => value !== null));
+const model = VisionLanguageModel.create({ preset: 'small', seed, config });
+const view = model.config.imageSize;
+const jitterRandom = createRandom(seed + 1);
+
+/** One task as an SFT example: the image the model sees, the prompt and the answer. */
+async function example(task) {
+  const [image] = task.images;
+  const { target } = task.metadata;
+  const side = image.width / FRAME;
+  const cell = [Math.floor(target.x / side), Math.floor(target.y / side)];
+  let seen;
+  let answer;
+  if (skill === 'reading') {
+    const [cx, cy] = values.centre === 'exact' ? [target.x, target.y] : [(cell[0] + 0.5) * side, (cell[1] + 0.5) * side];
+    const [dx, dy] = [(jitterRandom() * 2 - 1) * jitter, (jitterRandom() * 2 - 1) * jitter];
+    const box = { x1: cx + dx - OFFSET, y1: cy + dy - OFFSET, x2: cx + dx + OFFSET, y2: cy + dy + OFFSET };
+    const cropped = await crop(image, box, { resize: { width: view, height: view, fit: 'fill' } });
+    seen = await decodeImageData({ data: cropped.data, mediaType: cropped.mediaType, width: view, height: view }, view);
+    answer = task.answer;
+  } else {
+    seen = await decodeImageData(image, view);
+    answer = JSON.stringify({ coordinate: cell });
+  }
+  const messages = [
+    { role: 'user', content: [{ type: 'image', image: { data: new Uint8Array(), mediaType: 'image/png' } }, { type: 'text', text: QUESTION }] },
+    { role: 'assistant', content: answer },
+  ];
+  const sequence = applyChatTemplate(model.tokenizer, messages, { imageTokens: imageTokenCount(model.config), addGenerationPrompt: false });
+  return { tokens: sequence.tokens, images: [seen], lossMask: sequence.assistantMask, answer, cell };
+}
+
+const options = { difficulty: 0, question: 'shape', targetColour: 'red', ...(targetGrid > 0 ? { targetGrid } : {}) };
+const started = performance.now();
+const build = async (split, count) => {
+  const source = createVisualSearchSource({ ...options, split });
+  const examples = [];
+  for (let index = 0; index < count; index++) examples.push(await example(await source.get(index)));
+  return examples;
+};
+const training = await build('train', taskCount);
+const held = await build('test', heldCount);
+const prepared = (performance.now() - started) / 1000;
+
+const optimizer = createAdamOptimizer({ learningRate });
+const order = createRandom(seed + 2);
+
+/** Greedy answers on `examples`: exact matches, and for pointing the share within one cell. */
+async function score(examples) {
+  const prompts = examples.map((entry) => ({ tokens: entry.tokens.slice(0, entry.tokens.indexOf(model.tokenizer.assistantId) + 1), images: entry.images }));
+  const results = { exact: 0, near: 0 };
+  for (let start = 0; start < prompts.length; start += 50) {
+    const outputs = await model.generate({ prompts: prompts.slice(start, start + 50), temperature: 0, maxTokens: 24 });
+    outputs.forEach(([sample], offset) => {
+      const expected = examples[start + offset];
+      const text = sample.text.trim();
+      if (text === expected.answer) results.exact++;
+      if (skill === 'pointing') {
+        const match = /\[\s*(\d+)\s*,\s*(\d+)\s*\]/.exec(text);
+        if (match && Math.abs(Number(match[1]) - expected.cell[0]) <= 1 && Math.abs(Number(match[2]) - expected.cell[1]) <= 1) results.near++;
+      }
+    });
+  }
+  return { exact: results.exact / examples.length, ...(skill === 'pointing' ? { near: results.near / examples.length } : {}) };
+}
+
+const trainedAt = performance.now();
+for (let step = 1; step <= steps; step++) {
+  const batch = Array.from({ length: batchSize }, () => training[Math.floor(order() * training.length)]);
+  const { loss } = sftStep(model, optimizer, batch);
+  if (step % every === 0 || step === steps) {
+    const heldOut = await score(held);
+    const line = { skill, step, loss: Number(loss.toFixed(4)), heldOut, secondsPerStep: Number(((performance.now() - trainedAt) / 1000 / step).toFixed(2)) };
+    if (step === steps) Object.assign(line, { training: await score(training.slice(0, heldCount)), preparedSeconds: Number(prepared.toFixed(1)), settings: { ...values, model: model.config } });
+    console.log(JSON.stringify(line));
+  }
+}
+model.dispose();
+optimizer.dispose();
