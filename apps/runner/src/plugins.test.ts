@@ -1,6 +1,8 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, test } from 'vitest';
 import { parse as parseYaml } from 'yaml';
@@ -49,6 +51,25 @@ describe('plug-in packages', () => {
     const output = capture();
     expect((await runCli(['train', '--config', config, '--name', 'say-run', '--out', scratch, '--plain'], output)).exitCode).toBe(EXIT_SUCCESS);
     expect((parseYaml(readFileSync(join(scratch, 'say-run', 'config.yaml'), 'utf8')) as { plugins: string[] }).plugins).toEqual([plugin('env-say')]);
+  });
+
+  test('serve env --workers 2 --plugin <folder>: every worker process loads the plug-in', { timeout: 60_000 }, async () => {
+    const cli = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'cli.js');
+    const child = spawn(process.execPath, [cli, 'serve', 'env', '--port', '0', '--workers', '2', '--plugin', plugin('env-say')], { stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      const first = (await createInterface({ input: child.stdout })[Symbol.asyncIterator]().next()).value as string;
+      const url = /listening on (\S+)/.exec(first)?.[1];
+      const post = async (path: string, body: unknown) => (await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json() as Promise<Record<string, unknown>>;
+      // Four ids split by hash over the two workers: each must know the plug-in's env.
+      const ids = ['a', 'b', 'c', 'd'];
+      expect(await post('/environments', { ids2configs: Object.fromEntries(ids.map((id) => [id, { env_name: 'fixture/Say-v1', env_config: {} }])) })).toEqual({ success: true });
+      const reset = (await post('/batch/reset', { ids2seeds: Object.fromEntries(ids.map((id) => [id, 0])) })) as { results: Record<string, [{ obs_str: string }, unknown]> };
+      expect(Object.keys(reset.results).sort()).toEqual(ids);
+    } finally {
+      const exited = new Promise((done) => child.once('exit', done));
+      child.kill('SIGTERM');
+      await exited;
+    }
   });
 
   test.each([

@@ -101,7 +101,7 @@ describe('a tool package made in a user workspace, installed beside saccade', ()
   });
 
   test("saccade serve tools --plugin <folder>: verl-tool's protocol reaches the plug-in's tool", async () => {
-    const child = spawn(process.execPath, [saccade, 'serve', 'tools', '--port', '0', '--plugin', `./node_modules/${packageName}`], { cwd: project, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [saccade, 'serve', 'tools', '--port', '0', '--plugin', `./node_modules/${packageName}`], { cwd: project, stdio: ['ignore', 'pipe', 'ignore'] });
     try {
       const first = (await createInterface({ input: child.stdout })[Symbol.asyncIterator]().next()).value as string;
       const url = /listening on (\S+)/.exec(first)?.[1];
@@ -120,7 +120,9 @@ describe('a tool package made in a user workspace, installed beside saccade', ()
       expect(body.valids).toEqual([true]);
       expect(JSON.stringify(body.observations[0])).toContain('\\"mediaType\\":\\"image/png\\",\\"bytes\\":69');
     } finally {
+      const exited = new Promise((done) => child.once('exit', done));
       child.kill('SIGTERM');
+      await exited;
     }
   });
 });

@@ -8,6 +8,7 @@ import { Command } from 'commander';
 import { VAGEN_ENV_NAMES } from '../builtin-envs';
 import { parseToolOptions, registerBuiltinTools, type ToolOptions } from '../builtin-tools';
 import { readTrainedRun, type TrainedRun } from '../trained-run';
+import { PLUGINS_VARIABLE, requestedPlugins } from '../plugins';
 import { EXIT_SUCCESS, EXIT_USAGE } from '../exit-codes';
 import type { Output } from '../output';
 
@@ -62,7 +63,7 @@ export function serveCommand(output: Output, setExitCode: (code: number) => void
   common(serve.command('env').description("every registered env, over VAGEN's batch env protocol, VAGEN's remote env sessions (/connect, /call) and Saccade's session API"))
     .option('--workers <n>', 'env service processes behind one address (batch ids split by hash, sessions by worker); 1 serves in this process', port, 1)
     .option('--api-key <key>', 'a key every request but GET /health must carry (x-api-key, ?token= or Authorization: Bearer); default $SACCADE_API_KEY, else none')
-    .action((flags: ServeFlags & { apiKey?: string }) => {
+    .action((flags: ServeFlags & { apiKey?: string }, command: Command) => {
       const workers = flags.workers ?? 1;
       if (!Number.isInteger(workers) || workers < 1 || workers > 256) {
         output.error(`--workers must be an integer from 1 to 256; got ${String(flags.workers)}.`);
@@ -85,7 +86,7 @@ export function serveCommand(output: Output, setExitCode: (code: number) => void
       return run(
         async () => {
           // The workers listen on loopback only; the key guards the router's address.
-          const children = await Promise.all(Array.from({ length: workers }, () => startEnvWorker()));
+          const children = await Promise.all(Array.from({ length: workers }, () => startEnvWorker(requestedPlugins(command))));
           const router = createEnvRouter({ logger, workers: children.map((child) => child.url), ...auth });
           return { server: router, close: async () => void (await Promise.all(children.map((child) => child.stop()))) };
         },
@@ -170,11 +171,11 @@ function describeTrainedEnv(trained: TrainedRun): string {
 }
 
 /** One `saccade serve env` process on a free loopback port, for `--workers`. */
-async function startEnvWorker(): Promise<{ url: string; stop: () => Promise<void> }> {
-  // No API key on the workers (loopback only): the router checks it.
+async function startEnvWorker(plugins: readonly string[]): Promise<{ url: string; stop: () => Promise<void> }> {
+  // No API key on the workers (loopback only): the router checks it. They load the plug-ins this process did.
   const child: ChildProcess = spawn(process.execPath, [...process.execArgv, process.argv[1]!, 'serve', 'env', '--port', '0', '--host', '127.0.0.1'], {
     stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, SACCADE_API_KEY: '' },
+    env: { ...process.env, SACCADE_API_KEY: '', [PLUGINS_VARIABLE]: plugins.join(',') },
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
