@@ -38,6 +38,12 @@ export const trainConfigSchema = z
     historyWindow: z.number().int().nonnegative().default(0),
     /** Plug-in packages of envs or tools to load (package names, or folders), as `--plugin` gives them; the run records every one it loaded. */
     plugins: z.array(z.string()).default([]),
+    /**
+     * Which tokens take part in advantage estimation (M^adv): 'loss' (the trained tokens, VAGEN's
+     * runs) or 'generated' (also responses that never ended, which the loss leaves out; PPO's GAE
+     * then carries values through them). docs/advantages.md.
+     */
+    advantageMask: z.enum(['loss', 'generated']).default('loss'),
     /** Tools the policy may call inside its episodes (registered tool names); the env is wrapped in the tool-use wrapper. */
     tools: z.array(z.string()).default([]),
     /** Settings of configurable tools by name (as `--tool-options`), e.g. {search_coordinate: {offset: 256}}. */

@@ -90,6 +90,7 @@ export async function runTraining(config: TrainConfig, folder: RunFolder, setup:
     createEnv: envFactory({ maxTurns: config.env.maxTurns, tools: config.tools }),
     view: config.policyView,
     historyWindow: config.historyWindow,
+    advantageMask: config.advantageMask,
     maxTurns: config.env.maxTurns,
     trainSeeds: config.seeds.train,
     evalSeeds: config.seeds.eval,

@@ -33,6 +33,12 @@ export interface EpisodeSettings {
   stop?: string[];
   /** Longest training sequence; longer ones lose their oldest tokens (default: the model's context). */
   maxSequenceLength?: number;
+  /**
+   * Which tokens take part in advantage estimation (REFERENCE §5's M^adv): `'loss'` (default, as in
+   * VAGEN's runs: the trained tokens) or `'generated'` (also the tokens of responses the loss
+   * leaves out, those that never ended, so that GAE carries values through them).
+   */
+  advantageMask?: 'loss' | 'generated';
   /** Episodes of each rollout batch reported as `episode-start` / `turn-end` / `episode-end` events (default 4). */
   reportedEpisodes?: number;
   signal?: AbortSignal;
@@ -134,6 +140,7 @@ export async function createPolicyEpisodes(
         ...(settings.historyWindow === undefined ? {} : { historyWindow: settings.historyWindow }),
         maxLength,
         recordedTokens: options.recordedTokens ?? true,
+        ...(settings.advantageMask === undefined ? {} : { advantageMask: settings.advantageMask }),
       }),
     async modelSequence(sequence, images) {
       const decoded = await Promise.all(

@@ -12,6 +12,7 @@ import { ppoShardLoss, type PpoExample, type PpoLossContext } from './losses/ppo
 import type { TrainingSequence } from '@saccade/rollout';
 import { colourAt, COLOUR_STEPS_ID, registerColourSteps } from '../test/colour-steps-env';
 import { createPolicyEpisodes } from './policy-episodes';
+import { policyExamples } from './train-grpo';
 import { forEachForward, maskedTokens, runPolicyUpdates } from './policy-training';
 import { episodeSequence, ppoAdvantages, ppoBatch, ppoLossReference, trainPpo } from './train-ppo';
 
@@ -128,6 +129,44 @@ describe('ppoBatch', () => {
     forEachForward(model, examples, (_, logProbs) => fresh.push(Array.from(logProbs)));
     expect(examples[0]!.oldLogProbs).toEqual(fresh[0]);
     expect(Number.isFinite(statistics.explainedVariance)).toBe(true);
+    model.dispose();
+  });
+});
+
+describe('advantageMask', () => {
+  test("'generated' gives a response that never ended advantages (GAE carries values through it) but no gradient; 'loss' leaves it out", async () => {
+    const model = VisionLanguageModel.create({ preset: 'tiny', seed: 3 });
+    const cut = '<answer>re';
+    const responses = () => [{ outputs: [{ text: cut, finishReason: 'length' as const }] }, `<answer>${colourAt(4, 1)}</answer>`];
+    const played = async (advantageMask: 'loss' | 'generated') => {
+      const episodes = await createPolicyEpisodes(model, { envId: COLOUR_STEPS_ID, view: 'image', historyWindow: 0, maxTurns: 2, advantageMask }, model);
+      const batch = await episodes.play([4], { temperature: 1, seed: 0, agent: new MockAgent({ responses: responses() }) });
+      return { episodes, batch, sequences: episodes.sequences(batch.trajectories[0]!) };
+    };
+    const loss = await played('loss');
+    const generated = await played('generated');
+    const response = model.tokenizer.encode(cut);
+    // Turn 1's response never ended: no loss either way; advantage estimation only with 'generated'.
+    expect(loss.sequences[0]!.lossMask.every((mask) => mask === 0)).toBe(true);
+    expect(loss.sequences[0]!.advantageMask.every((mask) => mask === 0)).toBe(true);
+    expect(generated.sequences[0]!.lossMask.every((mask) => mask === 0)).toBe(true);
+    expect(generated.sequences[0]!.advantageMask.reduce((sum, mask) => sum + mask, 0)).toBe(response.length + 1);
+    // Turn 2 is the same sequence with the same masks either way.
+    expect(generated.sequences[1]!.lossMask).toEqual(loss.sequences[1]!.lossMask);
+    expect(generated.sequences[1]!.advantageMask).toEqual(loss.sequences[1]!.lossMask);
+
+    const ppoLoss = await ppoBatch(model, loss.episodes, loss.batch, { whiten: false });
+    const ppoGenerated = await ppoBatch(model, generated.episodes, generated.batch, { whiten: false });
+    expect(ppoLoss.examples).toHaveLength(1);
+    expect(ppoGenerated.examples).toHaveLength(2);
+    // The unfinished response's tokens get GAE's advantages (γ = λ = 1: the episode's reward 1 minus
+    // each token's value) and the critic trains there, but the policy loss sees no token of it.
+    const first = ppoGenerated.examples[0]!;
+    const marked = generated.sequences[0]!.advantageMask.flatMap((mask, column) => (mask === 1 ? [column] : []));
+    for (const column of marked) expect(first.advantages[column]).toBeCloseTo(1 - first.oldValues[column]!, 5);
+    expect(first.lossMask.every((mask) => mask === 0)).toBe(true);
+    // GRPO trains only sequences with a loss: the same examples either way.
+    expect((await policyExamples(generated.episodes, generated.batch, { skipUniformGroups: false })).length).toBe((await policyExamples(loss.episodes, loss.batch, { skipUniformGroups: false })).length);
     model.dispose();
   });
 });
