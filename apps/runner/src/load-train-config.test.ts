@@ -19,3 +19,18 @@ describe('recipes', () => {
     expect(ablation.env).toEqual({ id: 'saccade/VisualSearch-v1', options: { difficulty: 0, question: 'shape', targetColour: 'red', targetGrid: 8 }, maxTurns: 4 });
   });
 });
+
+describe('RL settings', () => {
+  test("the advantage mask, GRPO's options and the demonstrator take their documented defaults and refuse what they do not know", async () => {
+    const defaults = await loadTrainConfig(undefined, {});
+    expect(defaults.advantageMask).toBe('loss');
+    expect(defaults.sft.demonstrator).toBe('oracle');
+    expect(defaults.grpo).toMatchObject({ rewardVarianceTopP: 1, maskTruncatedEpisodes: false, maxLogprobGap: 1e-3, aggregation: 'token-mean' });
+    const chosen = await loadTrainConfig(undefined, { advantageMask: 'generated', sft: { demonstrator: 'random' }, grpo: { aggregation: 'token-sum-norm', normalizeStd: false, rewardVarianceTopP: 0.25 } });
+    expect(chosen.advantageMask).toBe('generated');
+    expect(chosen.sft.demonstrator).toBe('random');
+    expect(chosen.grpo).toMatchObject({ aggregation: 'token-sum-norm', normalizeStd: false, rewardVarianceTopP: 0.25 });
+    await expect(loadTrainConfig(undefined, { advantageMask: 'all' as never })).rejects.toThrow(/advantageMask/);
+    await expect(loadTrainConfig(undefined, { grpo: { rewardVarianceTopP: 0 } })).rejects.toThrow(/rewardVarianceTopP/);
+  });
+});

@@ -39,6 +39,7 @@ interface TrainFlags extends JudgeFlags {
   oracle?: boolean;
   policyView?: string;
   historyWindow?: number;
+  advantageMask?: 'loss' | 'generated';
   batchSize?: number;
   learningRate?: number;
   evalEvery?: number;
@@ -87,6 +88,7 @@ export function trainCommand(output: Output, setExitCode: (code: number) => void
     .option('--no-oracle', "SFT on the SFT files only, without the env oracle's demonstrations")
     .option('--policy-view <view>', "what the policy reads: image (images only, default) | full (the env's text and images) | no-system (all but the system prompt)")
     .option('--history-window <n>', 'earlier turns each prompt keeps (default 0)', integer)
+    .option('--advantage-mask <tokens>', "tokens in advantage estimation: loss (the trained ones, default) | generated (also responses that never ended)")
     .option('--batch-size <n>', 'SFT examples per step', integer)
     .option('--learning-rate <x>', 'SFT peak learning rate', Number)
     .option('--eval-every <n>', 'SFT steps between held-out evaluations', integer)
@@ -136,6 +138,7 @@ export function trainCommand(output: Output, setExitCode: (code: number) => void
             sftSkipInvalid: flags.skipInvalid,
             policyView: flags.policyView,
             historyWindow: flags.historyWindow,
+            advantageMask: flags.advantageMask,
             checkpointEvery: flags.checkpointEvery,
             workers: flags.workers,
             model: flags.preset === undefined ? undefined : { preset: flags.preset },
