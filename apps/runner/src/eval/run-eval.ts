@@ -33,14 +33,15 @@ export function evalEnvFactory(config: EvalConfig): (prompt: RolloutPrompt) => E
 
 /**
  * Opens the run's trajectory store (cutting a torn last line a kill left) and lists the episodes
- * still to play: every (seed, sample) the config plans that the store does not hold.
+ * still to play: every (seed, sample) the config plans that the store does not hold, or holds only
+ * as an episode that stopped on an error (a server gone, a crashed env): resume plays those again.
  */
 export async function planEval(config: EvalConfig, folder: RunFolder): Promise<EvalPlan> {
   const store = await openTrajectoryStore({ path: trajectoriesPath(folder) });
   const done = new Set<string>();
   for await (const trajectory of store.read({ skipInvalid: true })) {
     const episode = episodeOf(trajectory);
-    if (episode !== undefined) done.add(episodeKey(episode.seed, episode.sample));
+    if (episode !== undefined && trajectory.error === undefined) done.add(episodeKey(episode.seed, episode.sample));
   }
   const prompts: RolloutPrompt[] = [];
   for (let seed = config.seed; seed < config.seed + config.episodes; seed++) {
@@ -90,14 +91,18 @@ export async function runEval(config: EvalConfig, plan: EvalPlan, agent: EvalAge
   return { cancelled: result.cancelled };
 }
 
-/** The stored episodes, one per (seed, sample) (the first line of a key wins), in plan order. */
+/**
+ * The stored episodes, one per (seed, sample), in plan order: the first line of a key wins, except
+ * that an episode played to its end replaces one that stopped on an error (a resume's replay).
+ */
 export async function readEvalTrajectories(store: TrajectoryStore): Promise<Trajectory[]> {
   const byKey = new Map<string, Trajectory>();
   for await (const trajectory of store.read({ skipInvalid: true })) {
     const episode = episodeOf(trajectory);
     if (episode === undefined) continue;
     const key = episodeKey(episode.seed, episode.sample);
-    if (!byKey.has(key)) byKey.set(key, trajectory);
+    const stored = byKey.get(key);
+    if (stored === undefined || (stored.error !== undefined && trajectory.error === undefined)) byKey.set(key, trajectory);
   }
   return [...byKey.values()].sort((a, b) => {
     const [x, y] = [episodeOf(a)!, episodeOf(b)!];

@@ -23,9 +23,10 @@ export async function deadUrl(): Promise<string> {
   return `http://127.0.0.1:${port}`;
 }
 
-export async function startLineWalkService(python: string, apiKey = ''): Promise<LineWalkService> {
+/** Starts the service on `port` (0: a free one). */
+export async function startLineWalkService(python: string, apiKey = '', port = 0): Promise<LineWalkService> {
   // stderr is kept, not shown: the service logs a traceback for every refusal the tests provoke.
-  const child = spawn(python, [script, apiKey], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1' } });
+  const child = spawn(python, [script, apiKey, String(port)], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1' } });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2000)));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

@@ -76,7 +76,9 @@ class LineWalkHandler(BaseGymHandler):
 
 async def main():
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.bind(("127.0.0.1", 0))
+    # argv: [api_key] [port]; port 0 (the default) takes a free one. A fixed port lets a test restart a killed server where its clients look.
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", int(sys.argv[2]) if len(sys.argv) > 2 else 0))
     app = GymService(LineWalkHandler(), api_key=sys.argv[1] if len(sys.argv) > 1 else "").build()
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
     print(f"listening on http://127.0.0.1:{sock.getsockname()[1]}", flush=True)
