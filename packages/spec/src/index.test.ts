@@ -2,8 +2,9 @@ import { expect, test } from 'vitest';
 import * as spec from './index';
 
 // Besides constants and errors, spec holds the one media-type sniffer (it has no dependencies, so
-// core and image, a leaf otherwise, share it) and the continuation convention every agent reads.
-test('runtime exports are the constants, the errors, the media-type sniffer and the continuation convention only', () => {
+// core and image, a leaf otherwise, share it), the continuation convention every agent reads, and
+// the mask RLE codec that tools, envs and the viewer share.
+test('runtime exports are the constants, the errors, the media-type sniffer, the continuation convention and the mask codec only', () => {
   expect(Object.keys(spec).sort()).toEqual([
     'ConformanceError',
     'EnvAlreadyRegisteredError',
@@ -13,12 +14,17 @@ test('runtime exports are the constants, the errors, the media-type sniffer and 
     'InvalidActionError',
     'InvalidArgumentError',
     'InvalidStateError',
+    'QUOTED_IMAGE_PLACEHOLDER',
     'SPECIFICATION_VERSION',
     'SaccadeError',
     'TimeoutError',
     'ToolExecutionError',
+    'decodeMaskRle',
+    'describeMask',
     'detectImageMediaType',
+    'encodeMaskRle',
     'partialAssistantText',
+    'quoteModelText',
   ]);
   expect(spec.detectImageMediaType(new Uint8Array([0xff, 0xd8, 0xff, 0xe0]))).toBe('image/jpeg');
   expect(spec.detectImageMediaType(new Uint8Array([0x47, 0x49, 0x46, 0x38]))).toBeUndefined();

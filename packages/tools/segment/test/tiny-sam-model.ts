@@ -1,0 +1,120 @@
+// Writes a tiny SAM model folder byte by byte (onnx.proto3 field numbers): the two ONNX graphs with
+// the input and output names of a transformers.js SAM export, config.json and
+// preprocessor_config.json. No Python, no download; onnxruntime loads and runs the graphs.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const FLOAT = 1;
+const INT64 = 7;
+
+function varint(value: number): number[] {
+  const bytes: number[] = [];
+  let rest = value;
+  while (rest > 127) {
+    bytes.push((rest % 128) | 128);
+    rest = Math.floor(rest / 128);
+  }
+  bytes.push(rest);
+  return bytes;
+}
+const concat = (parts: readonly (Uint8Array | number[])[]): Uint8Array => Uint8Array.from(parts.flatMap((part) => [...part]));
+const varintField = (field: number, value: number): Uint8Array => concat([varint(field * 8), varint(value)]);
+const bytesField = (field: number, bytes: Uint8Array): Uint8Array => concat([varint(field * 8 + 2), varint(bytes.length), bytes]);
+const stringField = (field: number, text: string): Uint8Array => bytesField(field, new TextEncoder().encode(text));
+
+interface Node {
+  op: string;
+  inputs: string[];
+  outputs: string[];
+  /** Integer-list attributes by name. */
+  ints?: Record<string, number[]>;
+}
+
+// AttributeProto: name 1, ints 8, type 20 (INTS = 7); NodeProto.attribute 5.
+const intsAttribute = (name: string, values: readonly number[]): Uint8Array => bytesField(5, concat([stringField(1, name), ...values.map((value) => varintField(8, value)), varintField(20, 7)]));
+interface Value {
+  name: string;
+  type?: typeof FLOAT | typeof INT64;
+  dims: readonly (number | string)[];
+}
+
+function valueInfo({ name, type = FLOAT, dims }: Value): Uint8Array {
+  const shape = concat(dims.map((dim) => bytesField(1, typeof dim === 'number' ? varintField(1, dim) : stringField(2, dim))));
+  return concat([stringField(1, name), bytesField(2, bytesField(1, concat([varintField(1, type), bytesField(2, shape)])))]);
+}
+
+function tensor(name: string, dims: readonly number[], type: typeof FLOAT | typeof INT64, values: readonly number[]): Uint8Array {
+  const raw = type === FLOAT ? new Uint8Array(Float32Array.from(values).buffer) : new Uint8Array(BigInt64Array.from(values.map(BigInt)).buffer);
+  return concat([...dims.map((dim) => varintField(1, dim)), varintField(2, type), stringField(8, name), bytesField(9, raw)]);
+}
+
+function model(inputs: Value[], outputs: Value[], nodes: Node[], initializers: Uint8Array[]): Uint8Array {
+  const graph = concat([
+    ...nodes.map(({ op, inputs: from, outputs: to, ints = {} }, index) =>
+      bytesField(1, concat([...from.map((name) => stringField(1, name)), ...to.map((name) => stringField(2, name)), stringField(3, `n${index}`), stringField(4, op), ...Object.entries(ints).map(([name, values]) => intsAttribute(name, values))])),
+    ),
+    stringField(2, 'tiny-sam'),
+    ...initializers.map((item) => bytesField(5, item)),
+    ...inputs.map((input) => bytesField(11, valueInfo(input))),
+    ...outputs.map((output) => bytesField(12, valueInfo(output))),
+  ]);
+  return concat([varintField(1, 8), stringField(2, 'saccade-test'), bytesField(7, graph), bytesField(8, concat([stringField(1, ''), varintField(2, 13)]))]);
+}
+
+/** The candidates' predicted IoU, in channel order (red, green, blue). */
+export const TINY_SAM_SCORES = [0.9, 0.5, 0.25];
+
+/**
+ * Writes the folder: a 64 × 64 input (longest side 64, padded), whose "encoder" averages 4 × 4
+ * pixels into 16 × 16 embeddings of the 3 normalised colour channels, and whose "decoder" returns
+ * each channel as a candidate mask's logits (so a mask is where that colour is bright) with the
+ * fixed scores {@link TINY_SAM_SCORES}. It takes the prompt's points and labels, as SAM does, and
+ * ignores them.
+ */
+export function writeTinySamModel(folder: string): void {
+  mkdirSync(join(folder, 'onnx'), { recursive: true });
+  const embeddings = (name: string): Value => ({ name, dims: ['batch', 3, 16, 16] });
+  const encoder = model(
+    [{ name: 'pixel_values', dims: ['batch', 3, 64, 64] }],
+    [embeddings('image_embeddings'), embeddings('image_positional_embeddings')],
+    [
+      { op: 'AveragePool', inputs: ['pixel_values'], outputs: ['image_embeddings'], ints: { kernel_shape: [4, 4], strides: [4, 4] } },
+      { op: 'Identity', inputs: ['image_embeddings'], outputs: ['image_positional_embeddings'] },
+    ],
+    [],
+  );
+  writeFileSync(join(folder, 'onnx', 'vision_encoder.onnx'), encoder);
+  const decoder = model(
+    [embeddings('image_embeddings'), embeddings('image_positional_embeddings'), { name: 'input_points', dims: ['batch', 'point_batch', 'points', 2] }, { name: 'input_labels', type: INT64, dims: ['batch', 'point_batch', 'points'] }],
+    [
+      { name: 'iou_scores', dims: [1, 1, 3] },
+      { name: 'pred_masks', dims: [1, 1, 3, 16, 16] },
+    ],
+    [
+      { op: 'Reshape', inputs: ['image_embeddings', 'mask_shape'], outputs: ['pred_masks'] },
+      { op: 'Identity', inputs: ['scores'], outputs: ['iou_scores'] },
+    ],
+    [tensor('mask_shape', [5], INT64, [1, 1, 3, 16, 16]), tensor('scores', [1, 1, 3], FLOAT, TINY_SAM_SCORES)],
+  );
+  writeFileSync(join(folder, 'onnx', 'prompt_encoder_mask_decoder.onnx'), decoder);
+  writeFileSync(join(folder, 'config.json'), JSON.stringify({ model_type: 'sam', architectures: ['SamModel'] }));
+  writeFileSync(
+    join(folder, 'preprocessor_config.json'),
+    JSON.stringify({
+      do_convert_rgb: true,
+      do_normalize: true,
+      do_pad: true,
+      do_rescale: true,
+      do_resize: true,
+      image_mean: [0.485, 0.456, 0.406],
+      image_std: [0.229, 0.224, 0.225],
+      image_processor_type: 'SamImageProcessor',
+      pad_size: { height: 64, width: 64 },
+      processor_class: 'SamProcessor',
+      resample: 2,
+      rescale_factor: 1 / 255,
+      size: { longest_edge: 64 },
+    }),
+  );
+}
+
