@@ -32,8 +32,10 @@ describe('saccade tools', () => {
     const names = tools.map((tool) => tool.name);
     // Sorted by name; the zoom package adds tools of its own as it grows.
     expect(names).toEqual([...names].sort((x, y) => x.localeCompare(y)));
-    expect(names).toEqual(expect.arrayContaining(['calculator', 'colour_blobs', 'detect', 'geometry', 'image_rotate_tool', 'image_zoom_in_tool', 'ocr', 'python_code', 'remote-model', 'remote-vlm', 'search_coordinate']));
+    expect(names).toEqual(expect.arrayContaining(['calculator', 'colour_blobs', 'detect', 'geometry', 'image_rotate_tool', 'image_zoom_in_tool', 'ocr', 'python_code', 'remote-model', 'remote-vlm', 'search_coordinate', 'segment']));
     expect(Object.keys(tools.find((tool) => tool.name === 'image_zoom_in_tool')!.inputSchema.properties ?? {})).toContain('bbox_2d');
+    // With no SAM model folder configured, segment is listed as not usable.
+    if (!process.env['SACCADE_SEGMENT_MODEL']) expect((tools.find((tool) => tool.name === 'segment') as { description?: string } | undefined)?.description).toMatch(/^Not usable: no SAM model is configured/);
   });
 
   test('run zoom: the crop is summarised by size and hash, and written with --out', async () => {
