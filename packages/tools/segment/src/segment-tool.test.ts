@@ -13,10 +13,12 @@ import type { Segmenter, SegmentPrompt } from './segmenter';
 
 const folder = mkdtempSync(join(tmpdir(), 'segment-'));
 const modelPath = join(folder, 'tiny-sam');
+const withBoxes = join(folder, 'tiny-sam-boxes');
 let scene: ImageData;
 
 beforeAll(async () => {
   writeTinySamModel(modelPath);
+  writeTinySamModel(withBoxes, { boxes: true });
   // 64 × 32, black, a red square (16, 8)–(32, 24) and a green one (40, 8)–(56, 24): each fills 4 × 4 of the model's 4-pixel cells.
   scene = await renderSvg('<svg xmlns="http://www.w3.org/2000/svg" width="64" height="32"><rect width="64" height="32" fill="#000"/><rect x="16" y="8" width="16" height="16" fill="#f00"/><rect x="40" y="8" width="16" height="16" fill="#0f0"/></svg>');
 });
@@ -39,9 +41,9 @@ describe('segment (SAM through transformers.js)', () => {
     const tool = createSegmentTool({ model: modelPath });
     expect(tool.description).toMatch(/^Segment an object/);
     const { answer, images } = await call(tool, { points: [[24, 16]] });
-    // The best candidate (score 0.9) is the red channel: the red square, exactly.
+    // The best candidate (score 0.9, + 0.01 for the one label 1) is the red channel: the red square.
     expect(answer).toEqual({
-      masks: [{ rle: { size: [32, 64], counts: square(16) }, score: 0.9, area: 252, coverage: 0.123, bbox: [16, 8, 32, 24], centroid: [24, 16] }],
+      masks: [{ rle: { size: [32, 64], counts: square(16) }, score: 0.91, area: 252, coverage: 0.123, bbox: [16, 8, 32, 24], centroid: [24, 16] }],
       count: 1,
     });
     expect(images).toHaveLength(1);
@@ -51,17 +53,22 @@ describe('segment (SAM through transformers.js)', () => {
     expect([at(18, 10), at(24, 16), at(2, 2), at(48, 16)]).toEqual([[143, 72, 128], [0, 255, 0], [0, 0, 0], [0, 255, 0]]);
 
     const all = await call(tool, { points: [[24, 16]], negative_points: [[48, 16]], multimask: true });
+    // Labels 1 and 0: + 0.01.
     expect(all.answer.masks.map(({ score, area, bbox }) => [score, area, bbox])).toEqual([
-      [TINY_SAM_SCORES[0], 252, [16, 8, 32, 24]],
-      [TINY_SAM_SCORES[1], 252, [40, 8, 56, 24]],
-      [TINY_SAM_SCORES[2], 0, [0, 0, 0, 0]],
+      [TINY_SAM_SCORES[0]! + 0.01, 252, [16, 8, 32, 24]],
+      [TINY_SAM_SCORES[1]! + 0.01, 252, [40, 8, 56, 24]],
+      [TINY_SAM_SCORES[2]! + 0.01, 0, [0, 0, 0, 0]],
     ]);
     expect(all.answer.masks[1]!.rle.counts).toEqual(square(40));
     // The RLE decodes to the mask: the green square's centre is in, its corner (40, 8) out.
     const green = decodeMaskRle(all.answer.masks[1]!.rle);
     expect([green[16 * 64 + 48], green[8 * 64 + 40], green[9 * 64 + 40]]).toEqual([1, 0, 1]);
-    // A box alone is a prompt (with SAM's ignored padding point).
-    expect((await call(tool, { box: [14, 6, 34, 26] })).answer.masks[0]!.bbox).toEqual([16, 8, 32, 24]);
+    // A box, to a decoder without input_boxes: its corners as points labelled 2 and 3 (+ 0.05).
+    expect((await call(tool, { box: [14, 6, 34, 26] })).answer.masks[0]).toMatchObject({ score: 0.95, bbox: [16, 8, 32, 24] });
+    // To a decoder with input_boxes: the box (+ 0.001 × 80) and SAM's padding point, label -10 (- 0.1).
+    expect((await call(createSegmentTool({ model: withBoxes }), { box: [14, 6, 34, 26] })).answer.masks[0]).toMatchObject({ score: 0.88, bbox: [16, 8, 32, 24] });
+    // Points and a box: the labels (1) and the box (+ 0.08).
+    expect((await call(createSegmentTool({ model: withBoxes }), { points: [[24, 16]], box: [14, 6, 34, 26] })).answer.masks[0]!.score).toBe(0.99);
   });
 
   it('tells a wrong model folder from a good one', async () => {

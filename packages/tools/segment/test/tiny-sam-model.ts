@@ -28,10 +28,14 @@ interface Node {
   outputs: string[];
   /** Integer-list attributes by name. */
   ints?: Record<string, number[]>;
+  /** Integer attributes by name. */
+  int?: Record<string, number>;
 }
 
 // AttributeProto: name 1, ints 8, type 20 (INTS = 7); NodeProto.attribute 5.
 const intsAttribute = (name: string, values: readonly number[]): Uint8Array => bytesField(5, concat([stringField(1, name), ...values.map((value) => varintField(8, value)), varintField(20, 7)]));
+// AttributeProto: i 3, type 20 (INT = 2).
+const intAttribute = (name: string, value: number): Uint8Array => bytesField(5, concat([stringField(1, name), varintField(3, value), varintField(20, 2)]));
 interface Value {
   name: string;
   type?: typeof FLOAT | typeof INT64;
@@ -50,8 +54,18 @@ function tensor(name: string, dims: readonly number[], type: typeof FLOAT | type
 
 function model(inputs: Value[], outputs: Value[], nodes: Node[], initializers: Uint8Array[]): Uint8Array {
   const graph = concat([
-    ...nodes.map(({ op, inputs: from, outputs: to, ints = {} }, index) =>
-      bytesField(1, concat([...from.map((name) => stringField(1, name)), ...to.map((name) => stringField(2, name)), stringField(3, `n${index}`), stringField(4, op), ...Object.entries(ints).map(([name, values]) => intsAttribute(name, values))])),
+    ...nodes.map(({ op, inputs: from, outputs: to, ints = {}, int = {} }, index) =>
+      bytesField(
+        1,
+        concat([
+          ...from.map((name) => stringField(1, name)),
+          ...to.map((name) => stringField(2, name)),
+          stringField(3, `n${index}`),
+          stringField(4, op),
+          ...Object.entries(ints).map(([name, values]) => intsAttribute(name, values)),
+          ...Object.entries(int).map(([name, value]) => intAttribute(name, value)),
+        ]),
+      ),
     ),
     stringField(2, 'tiny-sam'),
     ...initializers.map((item) => bytesField(5, item)),
@@ -61,17 +75,21 @@ function model(inputs: Value[], outputs: Value[], nodes: Node[], initializers: U
   return concat([varintField(1, 8), stringField(2, 'saccade-test'), bytesField(7, graph), bytesField(8, concat([stringField(1, ''), varintField(2, 13)]))]);
 }
 
-/** The candidates' predicted IoU, in channel order (red, green, blue). */
+/**
+ * The candidates' predicted IoU, in channel order (red, green, blue), before the prompt's share: the
+ * decoder adds 0.01 × the sum of the input labels and, when it takes boxes, 0.001 × the sum of the
+ * box's coordinates, so that a test sees what reached it.
+ */
 export const TINY_SAM_SCORES = [0.9, 0.5, 0.25];
 
 /**
  * Writes the folder: a 64 × 64 input (longest side 64, padded), whose "encoder" averages 4 × 4
  * pixels into 16 × 16 embeddings of the 3 normalised colour channels, and whose "decoder" returns
  * each channel as a candidate mask's logits (so a mask is where that colour is bright) with the
- * fixed scores {@link TINY_SAM_SCORES}. It takes the prompt's points and labels, as SAM does, and
- * ignores them.
+ * scores {@link TINY_SAM_SCORES} shifted by the prompt. `boxes`: the decoder takes input_boxes too
+ * (as transformers.js' SAM exports do; the original segment-anything export does not).
  */
-export function writeTinySamModel(folder: string): void {
+export function writeTinySamModel(folder: string, { boxes = false }: { boxes?: boolean } = {}): void {
   mkdirSync(join(folder, 'onnx'), { recursive: true });
   const embeddings = (name: string): Value => ({ name, dims: ['batch', 3, 16, 16] });
   const encoder = model(
@@ -85,16 +103,33 @@ export function writeTinySamModel(folder: string): void {
   );
   writeFileSync(join(folder, 'onnx', 'vision_encoder.onnx'), encoder);
   const decoder = model(
-    [embeddings('image_embeddings'), embeddings('image_positional_embeddings'), { name: 'input_points', dims: ['batch', 'point_batch', 'points', 2] }, { name: 'input_labels', type: INT64, dims: ['batch', 'point_batch', 'points'] }],
+    [
+      embeddings('image_embeddings'),
+      embeddings('image_positional_embeddings'),
+      { name: 'input_points', dims: ['batch', 'point_batch', 'points', 2] },
+      { name: 'input_labels', type: INT64, dims: ['batch', 'point_batch', 'points'] },
+      ...(boxes ? [{ name: 'input_boxes', dims: ['batch', 'boxes', 4] }] : []),
+    ],
     [
       { name: 'iou_scores', dims: [1, 1, 3] },
       { name: 'pred_masks', dims: [1, 1, 3, 16, 16] },
     ],
     [
       { op: 'Reshape', inputs: ['image_embeddings', 'mask_shape'], outputs: ['pred_masks'] },
-      { op: 'Identity', inputs: ['scores'], outputs: ['iou_scores'] },
+      // ONNX Cast to FLOAT (1); ReduceSum without axes sums everything, keeping [1, 1, 1].
+      { op: 'Cast', inputs: ['input_labels'], outputs: ['labels_float'], int: { to: FLOAT } },
+      { op: 'ReduceSum', inputs: ['labels_float'], outputs: ['labels_sum'] },
+      { op: 'Mul', inputs: ['labels_sum', 'label_weight'], outputs: ['labels_share'] },
+      ...(boxes
+        ? [
+            { op: 'ReduceSum', inputs: ['input_boxes'], outputs: ['boxes_sum'] },
+            { op: 'Mul', inputs: ['boxes_sum', 'box_weight'], outputs: ['boxes_share'] },
+            { op: 'Add', inputs: ['labels_share', 'boxes_share'], outputs: ['prompt_share'] },
+          ]
+        : [{ op: 'Identity', inputs: ['labels_share'], outputs: ['prompt_share'] }]),
+      { op: 'Add', inputs: ['scores', 'prompt_share'], outputs: ['iou_scores'] },
     ],
-    [tensor('mask_shape', [5], INT64, [1, 1, 3, 16, 16]), tensor('scores', [1, 1, 3], FLOAT, TINY_SAM_SCORES)],
+    [tensor('mask_shape', [5], INT64, [1, 1, 3, 16, 16]), tensor('scores', [1, 1, 3], FLOAT, TINY_SAM_SCORES), tensor('label_weight', [1], FLOAT, [0.01]), tensor('box_weight', [1], FLOAT, [0.001])],
   );
   writeFileSync(join(folder, 'onnx', 'prompt_encoder_mask_decoder.onnx'), decoder);
   writeFileSync(join(folder, 'config.json'), JSON.stringify({ model_type: 'sam', architectures: ['SamModel'] }));
