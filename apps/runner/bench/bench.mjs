@@ -9,6 +9,7 @@
 //   node apps/runner/bench/bench.mjs --env saccade/FrozenLake-v1 --start format --minutes 15 --algorithm grpo,ppo-bilevel
 //
 // Options:
+//   --recipe <name>        start from a shipped recipe's config (apps/runner/recipes/<name>.yaml): its env, model, tools and phases
 //   --env <id>             env to train on (default saccade/FrozenLake-v1, the default run's options)
 //   --env-options <json>   its options (default: the default run's for FrozenLake, none otherwise)
 //   --max-turns <n>        turn cap (default 10)
@@ -19,6 +20,7 @@
 //   --set <json>           config overrides merged into every algorithm's phase, e.g. '{"grpo":{"learningRate":3e-4}}'
 //   --eval-every <n>       RL steps between evaluations (default 10)
 //   --out <folder>         where the runs go (default runs/bench-rl)
+//   --reuse-start          keep the start run already in --out when its config is the same (the start is deterministic)
 //   --quick                a smoke run: 8 held-out seeds, 4 SFT steps, 0.3 minutes
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -36,7 +38,7 @@ function parseArguments(argv) {
     const name = argv[index];
     if (!name.startsWith('--')) throw new Error(`expected an option (--name), got "${name}"`);
     const key = name.slice(2);
-    if (key === 'quick') options.quick = true;
+    if (key === 'quick' || key === 'reuse-start') options[key] = true;
     else {
       const value = argv[++index];
       if (value === undefined) throw new Error(`${name} needs a value`);
@@ -83,7 +85,8 @@ function commit() {
 
 const options = parseArguments(process.argv.slice(2));
 if (!existsSync(cli)) throw new Error(`${cli} does not exist: build the runner first (npm run setup)`);
-const envId = options.env ?? 'saccade/FrozenLake-v1';
+const recipe = options.recipe === undefined ? {} : parse(readFileSync(join(root, 'apps', 'runner', 'recipes', `${options.recipe}.yaml`), 'utf8'));
+const envId = options.env ?? recipe.env?.id ?? 'saccade/FrozenLake-v1';
 const start = options.start ?? 'format';
 if (start !== 'format' && start !== 'sft') throw new Error(`--start expected format or sft, got ${start}`);
 const quick = options.quick === true;
@@ -94,27 +97,31 @@ const names = (options.algorithm ?? Object.keys(ALGORITHMS).join(',')).split(','
 for (const name of names) if (!ALGORITHMS[name]) throw new Error(`--algorithm: unknown "${name}"; expected ${Object.keys(ALGORITHMS).join(', ')}`);
 const overrides = options.set === undefined ? {} : JSON.parse(options.set);
 const out = resolve(options.out ?? join(root, 'runs', 'bench-rl'));
-const tag = `${envId.replace(/[^\w.-]+/g, '-')}-${start}`;
+const tag = `${options.recipe ?? envId.replace(/[^\w.-]+/g, '-')}-${start}`;
 mkdirSync(out, { recursive: true });
 
 // The start: SFT only (algorithm sft), on the oracle's or a random agent's demonstrations.
-const startConfig = {
+const startConfig = merge(recipe, {
   name: `${tag}-start`,
   outputFolder: out,
   env: {
     id: envId,
-    ...(options['env-options'] ? { options: JSON.parse(options['env-options']) } : envId === 'saccade/FrozenLake-v1' ? {} : { options: {} }),
+    ...(options['env-options'] ? { options: JSON.parse(options['env-options']) } : envId === 'saccade/FrozenLake-v1' || recipe.env ? {} : { options: {} }),
     ...(options['max-turns'] ? { maxTurns: Number(options['max-turns']) } : {}),
   },
   ...(quick ? { seeds: { eval: { start: 0, count: 8 }, train: { start: 10000, count: 200 } } } : {}),
   algorithm: 'sft',
   sft: { steps: startSteps, evalEvery: startSteps, demonstrator: start === 'format' ? 'random' : 'oracle', timeLimitSeconds: 3600 },
-};
+});
 const startFolder = join(out, startConfig.name);
-rmSync(startFolder, { recursive: true, force: true });
 const configPath = join(out, `${startConfig.name}.yaml`);
-writeFileSync(configPath, stringify(startConfig));
-const startSeconds = train(['--config', configPath], 'start');
+const reuse = options['reuse-start'] === true && existsSync(configPath) && readFileSync(configPath, 'utf8') === stringify(startConfig) && existsSync(join(startFolder, 'summary.json'));
+let startSeconds = 0;
+if (!reuse) {
+  rmSync(startFolder, { recursive: true, force: true });
+  writeFileSync(configPath, stringify(startConfig));
+  startSeconds = train(['--config', configPath], 'start');
+}
 const startRows = metrics(startFolder).filter((row) => row.kind === 'eval');
 const startEval = startRows.at(-1);
 if (!startEval) throw new Error('the start run wrote no evaluation');
@@ -154,6 +161,7 @@ process.stdout.write(
       bench: 'rl',
       commit: commit(),
       env: envId,
+      recipe: options.recipe ?? null,
       start,
       startSteps,
       startSuccess: startEval.success,
