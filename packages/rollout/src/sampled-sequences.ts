@@ -1,7 +1,7 @@
 import type { ImageRef, Trajectory, Turn } from '@saccade/spec';
 import type { SequenceTokenizer } from './sequence-tokenizer';
 import { trajectorySuccess } from './trajectory-filter';
-import type { RewardPlacement, TrainingSequence } from './tokenize-trajectory';
+import { sequenceSource, type RewardPlacement, type TrainingSequence } from './tokenize-trajectory';
 
 export interface SampledSequencesOptions {
   /** Default 'turn'. */
@@ -50,12 +50,7 @@ export function sampledSequences(trajectory: Trajectory, tokenizer: SequenceToke
     const prompt = turn.prompt;
     if (current === undefined || !extends_(prompt.tokens, prompt.images, current)) {
       current = {
-        trajectoryId: trajectory.id,
-        ...(trajectory.groupId === undefined ? {} : { groupId: trajectory.groupId }),
-        envId: trajectory.envId,
-        seed: trajectory.seed,
-        agentId: trajectory.agentId,
-        tokenizer: tokenizer.name,
+        ...sequenceSource(trajectory, tokenizer),
         inputIds: [],
         lossMask: [],
         advantageMask: [],

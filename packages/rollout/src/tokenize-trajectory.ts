@@ -202,12 +202,7 @@ export function tokenizeTrajectory(
   const slice = <T>(values: T[]): T[] => (cut === 0 ? values : values.slice(cut));
   const finalLoss = slice(lossMask);
   return {
-    trajectoryId: trajectory.id,
-    ...(trajectory.groupId === undefined ? {} : { groupId: trajectory.groupId }),
-    envId: trajectory.envId,
-    seed: trajectory.seed,
-    agentId: trajectory.agentId,
-    tokenizer: tokenizer.name,
+    ...sequenceSource(trajectory, tokenizer),
     inputIds: slice(chat.inputIds),
     lossMask: finalLoss,
     advantageMask: advantageSelection === 'loss' ? finalLoss.slice() : slice(generated),
@@ -220,6 +215,18 @@ export function tokenizeTrajectory(
     success: trajectorySuccess(trajectory),
     truncatedTokens: cut,
     droppedTurns: firstTurn,
+  };
+}
+
+/** Which trajectory and tokenizer a training sequence came from (its first fields). */
+export function sequenceSource(trajectory: Trajectory, tokenizer: SequenceTokenizer): Pick<TrainingSequence, 'trajectoryId' | 'groupId' | 'envId' | 'seed' | 'agentId' | 'tokenizer'> {
+  return {
+    trajectoryId: trajectory.id,
+    ...(trajectory.groupId === undefined ? {} : { groupId: trajectory.groupId }),
+    envId: trajectory.envId,
+    seed: trajectory.seed,
+    agentId: trajectory.agentId,
+    tokenizer: tokenizer.name,
   };
 }
 

@@ -125,29 +125,16 @@ export function forEachForward<Example extends PolicyExample>(
  * the examples that have none of the sampler's: their old log-probs (verl recomputes them the same way).
  */
 export function attachOldLogProbs(model: VisionLanguageModel, examples: PolicyExample[], sampling?: SamplingDistribution): void {
-  const missing = examples.filter((example) => example.oldLogProbs === undefined);
-  forEachForward(
-    model,
-    missing,
-    (example, logProbs) => {
-      example.oldLogProbs = Array.from(logProbs);
-    },
-    32,
-    sampling,
-  );
+  attachLogProbs(model, examples.filter((example) => example.oldLogProbs === undefined), 'oldLogProbs', sampling);
 }
 
 /** Log-probs of the frozen reference policy on every example (for the KL term, under the distribution the policy's are taken in), 32 rows at a time. */
 export function attachReferenceLogProbs(reference: VisionLanguageModel, examples: PolicyExample[], sampling?: SamplingDistribution): void {
-  forEachForward(
-    reference,
-    examples,
-    (example, logProbs) => {
-      example.referenceLogProbs = Array.from(logProbs);
-    },
-    32,
-    sampling,
-  );
+  attachLogProbs(reference, examples, 'referenceLogProbs', sampling);
+}
+
+function attachLogProbs(model: VisionLanguageModel, examples: PolicyExample[], field: 'oldLogProbs' | 'referenceLogProbs', sampling: SamplingDistribution | undefined): void {
+  forEachForward(model, examples, (example, logProbs) => (example[field] = Array.from(logProbs)), 32, sampling);
 }
 
 export interface PolicyUpdateSettings<Example, Context> {
