@@ -95,7 +95,7 @@ describe('saccade tools', () => {
 
   test.each([
     [['run', 'telescope'], 'No tool is registered with name "telescope"'],
-    [['run', 'calculator', '--tool-options', '{"calculator": {}}'], '--tool-options: expected settings for a tool that takes them (detect, image_zoom_in_tool, python_code, remote-model, remote-vlm, search_coordinate), received settings for calculator'],
+    [['run', 'calculator', '--tool-options', '{"calculator": {}}'], '--tool-options: expected settings for a tool that takes them (detect, image_zoom_in_tool, python_code, remote-model, remote-vlm, search_coordinate, segment), received settings for calculator'],
     [['list', '--tool-options', '[1]'], '--tool-options: expected an object of settings objects by tool name'],
     [['run', 'detect', '--tool-options', '{"detect": {"model": "a.onnx", "colour": 1}}'], '--tool-options: detect: expected detect settings'],
     [['run', 'image_zoom_in_tool', '--input', '{bbox'], '--input: expected JSON'],
@@ -123,7 +123,7 @@ describe('tool packages are found through their package.json', () => {
   test('the runner offers the tools of its dependencies that declare "saccade": {"tools"}', () => {
     const manifest = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'package.json');
     const found = findToolPackages(manifest).map(({ name, tools, close, create, warm }) => ({ name, tools, close, create, warm }));
-    expect(found.map(({ name }) => name)).toEqual(['@saccade/tool-calculator', '@saccade/tool-code', '@saccade/tool-detect', '@saccade/tool-geometry', '@saccade/tool-ocr', '@saccade/tool-remote', '@saccade/tool-zoom']);
+    expect(found.map(({ name }) => name)).toEqual(['@saccade/tool-calculator', '@saccade/tool-code', '@saccade/tool-detect', '@saccade/tool-geometry', '@saccade/tool-ocr', '@saccade/tool-remote', '@saccade/tool-segment', '@saccade/tool-zoom']);
     expect(found).toEqual(
       expect.arrayContaining([
         { name: '@saccade/tool-calculator', tools: ['calculatorTool'], close: undefined, create: undefined, warm: undefined },
@@ -131,6 +131,7 @@ describe('tool packages are found through their package.json', () => {
         { name: '@saccade/tool-detect', tools: ['detectTool', 'colourBlobsTool'], close: 'closeDetectors', create: { detect: 'createDetectTool' }, warm: undefined },
         { name: '@saccade/tool-ocr', tools: ['ocrTool'], close: 'closeOcrEngines', create: undefined, warm: 'warmOcrEngines' },
         { name: '@saccade/tool-remote', tools: ['remoteVlmTool', 'remoteModelTool'], close: undefined, create: { 'remote-vlm': 'createRemoteVlmTool', 'remote-model': 'createRemoteModelTool' }, warm: undefined },
+        { name: '@saccade/tool-segment', tools: ['segmentTool'], close: 'closeSegmenters', create: { segment: 'createSegmentTool' }, warm: undefined },
       ]),
     );
   });

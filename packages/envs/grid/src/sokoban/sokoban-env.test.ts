@@ -78,7 +78,7 @@ describe('SokobanEnv levels and images', () => {
     const env = new SokobanEnv({ observation: 'vision', format: 'no_think', level: ONE_BOX });
     await env.reset({ seed: 0 });
     const result = await env.step('<answer>Up</answer><image>');
-    expect(result.info.rewardTerms['format'] ?? 0).toBe(0);
+    expect(result.info.rewardTerms?.['format'] ?? 0).toBe(0);
     expect(result.observation.text).toContain('found text "‹image›"');
     // One placeholder per image: the quoted text added none.
     expect(result.observation.text.split('<image>').length - 1).toBe(result.observation.images.length);
