@@ -6,8 +6,9 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startViewer, type Viewer } from '../src/index';
 import { launchChromium } from './browser';
-import { IMAGE, makeRun, zoomBoxOf, type TestRun } from './make-run';
+import { IMAGE, makeRun, squareOf, zoomBoxOf, type TestRun } from './make-run';
 import { writeMctsTree } from './mcts-tree';
+import { MARGIN, makeSegmentRun } from './segment-run';
 
 const appDirectory = fileURLToPath(new URL('../dist/app', import.meta.url));
 /** Screenshots are test artifacts (docs/viewer.md shows them). */
@@ -125,5 +126,53 @@ describe('saccade view in Chromium', () => {
     const steps = await page.locator('[data-testid="tree-node"] .node-step').allTextContents();
     expect(steps).toEqual(['(root)', 'No ring around (1314, 1263).', 'A green ring at (400, 380).', 'A green ring at (410, 390).']);
     await page.screenshot({ path: join(artifacts, 'mcts-tree.png') });
+  });
+
+  it('draws the masks of a segment call over the image it segmented, with score and area, and hides them on the toggle', async () => {
+    await makeSegmentRun(folder, 'segment-eval', 2);
+    await page.goto(`${viewer.url}#/run/segment-eval`);
+    await page.locator('.episode-row').first().click();
+    const turn = page.locator('[data-testid="turn"][data-turn="0"]');
+    const figure = turn.locator('.observation figure').first();
+    const layers = figure.getByTestId('mask-layer');
+    await expect.poll(() => layers.count()).toBe(2);
+    // The square is 60 × 60 at (234, 152); the second candidate reaches MARGIN further on each side.
+    const { x, y, size } = squareOf(2);
+    expect([x, y, size, MARGIN]).toEqual([234, 152, 60, 10]);
+    // Drawn last first: the best mask (the square) lies on top of the larger candidate.
+    expect(await layers.evaluateAll((elements) => elements.map((element) => element.getAttribute('data-area')))).toEqual(['6400', '3600']);
+    expect(await figure.getByTestId('mask-caption').allInnerTexts()).toEqual(['call 1, mask 1: score 0.93 · area 3600 px (1.2%)', 'call 1, mask 2: score 0.71 · area 6400 px (2.1%)']);
+    // The pixels drawn: [r, g, b, a] at the square's corner (its outline), its centre (inside), just
+    // left of it, and the second mask's corner; then how many pixels each layer paints.
+    const points: [number, number][] = [[x, y], [x + 30, y + 30], [x - 1, y], [x - MARGIN, y - MARGIN]];
+    const drawn = await layers.evaluateAll(
+      (elements, at) =>
+        elements.map((element) => {
+          const canvas = element as HTMLCanvasElement;
+          const data = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data;
+          let painted = 0;
+          for (let i = 3; i < data.length; i += 4) if (data[i]! > 0) painted++;
+          return { size: [canvas.width, canvas.height], painted, at: at.map(([px, py]) => [...data.subarray((py * canvas.width + px) * 4, (py * canvas.width + px) * 4 + 4)]) };
+        }),
+      points,
+    );
+    // The canvas keeps its pixels premultiplied by alpha: at 40% (102) green 144 is stored as 58 and
+    // reads back as 58 × 255 / 102 = 145; 30, 255, 140 and 0 come back as written.
+    expect(drawn).toEqual([
+      { size: [640, 480], painted: 6400, at: [[255, 140, 0, 102], [255, 140, 0, 102], [255, 140, 0, 102], [255, 140, 0, 255]] },
+      { size: [640, 480], painted: 3600, at: [[30, 144, 255, 255], [30, 145, 255, 102], [0, 0, 0, 0], [0, 0, 0, 0]] },
+    ]);
+    // Each layer covers the image exactly, so mask pixel (x, y) lies on image pixel (x, y).
+    const imageBox = (await figure.locator('img').boundingBox())!;
+    for (const layer of await layers.all()) {
+      const box = (await layer.boundingBox())!;
+      expect([box.x, box.y, box.width, box.height].map((value, index) => Math.abs(value - [imageBox.x, imageBox.y, imageBox.width, imageBox.height][index]!))).toEqual([0, 0, 0, 0]);
+    }
+    await figure.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(artifacts, 'episode-segment.png') });
+    await figure.getByLabel('masks').uncheck();
+    await expect.poll(() => layers.count()).toBe(0);
+    await figure.getByLabel('masks').check();
+    await expect.poll(() => layers.count()).toBe(2);
   });
 });

@@ -1,9 +1,10 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { ImageRef, StoredObservation, Turn } from '@saccade/spec';
 import { api, type EpisodeSummary, type EpisodeTokens, type Trajectory } from './api';
 import { number } from './format';
 import { MarkedImage } from './marked-image';
 import { callMarks, detectionMarks, toolResponses, type Mark, type ToolCallRecord } from './marks';
+import { segmentationMasks, type MaskOverlay } from './masks';
 import { responseParts } from './response-parts';
 
 /** One episode: its facts, then each turn (observation, model output, tool calls, rewards), then its tokens. */
@@ -61,7 +62,7 @@ export function EpisodeView({ run, episodeId }: { run: string; episodeId: string
   );
 }
 
-function ObservationView({ run, observation, marks = [], markOn, extra }: { run: string; observation: StoredObservation; marks?: Mark[]; markOn?: string; extra?: ReactNode }) {
+function ObservationView({ run, observation, marks = [], masks = [], markOn, extra }: { run: string; observation: StoredObservation; marks?: Mark[]; masks?: MaskOverlay[]; markOn?: string; extra?: ReactNode }) {
   return (
     <div className="observation">
       <pre className="observation-text">{observation.text}</pre>
@@ -71,9 +72,10 @@ function ObservationView({ run, observation, marks = [], markOn, extra }: { run:
             key={index}
             src={api.imageUrl(run, image)}
             marks={image.hash === markOn ? marks : []}
+            masks={image.hash === markOn ? masks : []}
             width={image.width}
             height={image.height}
-            caption={image.hash === markOn && marks.length > 0 ? `image ${index + 1} with this turn's marks` : `image ${index + 1}`}
+            caption={image.hash === markOn && marks.length + masks.length > 0 ? `image ${index + 1} with this turn's marks` : `image ${index + 1}`}
           />
         ))}
         {extra}
@@ -86,6 +88,9 @@ function TurnView({ run, turn, index, next, original }: { run: string; turn: Tur
   const calls = Array.isArray(turn.info.toolCalls) ? (turn.info.toolCalls as ToolCallRecord[]) : [];
   const responses = calls.length > 0 && next !== undefined ? toolResponses(next.text) : [];
   const marks = [...callMarks(calls), ...detectionMarks(responses)];
+  // Masks a tool returned (the segment tool's RLEs) are in the pixels of the image it worked on: the original.
+  const responseText = calls.length > 0 ? (next?.text ?? '') : '';
+  const masks = useMemo(() => segmentationMasks(toolResponses(responseText)), [responseText]);
   const metrics = (turn.info.metrics ?? {}) as Record<string, unknown>;
   const formatErrors: string[] = [];
   if (turn.info.valid === false) formatErrors.push('the env marked this action invalid');
@@ -108,7 +113,7 @@ function TurnView({ run, turn, index, next, original }: { run: string; turn: Tur
   return (
     <section className="turn" data-testid="turn" data-turn={index}>
       <h3>turn {index + 1}</h3>
-      <ObservationView run={run} observation={turn.observation} marks={marks} markOn={original?.hash} extra={shownHere ? crops : undefined} />
+      <ObservationView run={run} observation={turn.observation} marks={marks} masks={masks} markOn={original?.hash} extra={shownHere ? crops : undefined} />
       <div className="model-output" data-testid="model-output">
         <h4>model</h4>
         {parts.map((part, partIndex) => (
@@ -130,7 +135,9 @@ function TurnView({ run, turn, index, next, original }: { run: string; turn: Tur
           <h4>tool calls</h4>
           {!shownHere && (
             <div className="call-figures">
-              {original !== undefined && marks.length > 0 && <MarkedImage src={api.imageUrl(run, original)} marks={marks} width={original.width} height={original.height} caption="source with this turn's marks" />}
+              {original !== undefined && marks.length + masks.length > 0 && (
+                <MarkedImage src={api.imageUrl(run, original)} marks={marks} masks={masks} width={original.width} height={original.height} caption="source with this turn's marks" />
+              )}
               {crops}
             </div>
           )}
