@@ -10,6 +10,7 @@
 //
 // Options:
 //   --recipe <name>        start from a shipped recipe's config (apps/runner/recipes/<name>.yaml): its env, model, tools and phases
+//   --config <file>        start from a run config file instead (e.g. apps/runner/examples/train-sokoban.yaml)
 //   --env <id>             env to train on (default saccade/FrozenLake-v1, the default run's options)
 //   --env-options <json>   its options (default: the default run's for FrozenLake, none otherwise)
 //   --max-turns <n>        turn cap (default 10)
@@ -85,7 +86,8 @@ function commit() {
 
 const options = parseArguments(process.argv.slice(2));
 if (!existsSync(cli)) throw new Error(`${cli} does not exist: build the runner first (npm run setup)`);
-const recipe = options.recipe === undefined ? {} : parse(readFileSync(join(root, 'apps', 'runner', 'recipes', `${options.recipe}.yaml`), 'utf8'));
+const recipeFile = options.config !== undefined ? resolve(options.config) : options.recipe !== undefined ? join(root, 'apps', 'runner', 'recipes', `${options.recipe}.yaml`) : undefined;
+const recipe = recipeFile === undefined ? {} : parse(readFileSync(recipeFile, 'utf8'));
 const envId = options.env ?? recipe.env?.id ?? 'saccade/FrozenLake-v1';
 const start = options.start ?? 'format';
 if (start !== 'format' && start !== 'sft') throw new Error(`--start expected format or sft, got ${start}`);
@@ -109,7 +111,8 @@ const startConfig = merge(recipe, {
     ...(options['env-options'] ? { options: JSON.parse(options['env-options']) } : envId === 'saccade/FrozenLake-v1' || recipe.env ? {} : { options: {} }),
     ...(options['max-turns'] ? { maxTurns: Number(options['max-turns']) } : {}),
   },
-  ...(quick ? { seeds: { eval: { start: 0, count: 8 }, train: { start: 10000, count: 200 } } } : {}),
+  // The same 200 held-out seeds for every start and algorithm (8 for a smoke run).
+  seeds: quick ? { eval: { start: 0, count: 8 }, train: { start: 10000, count: 200 } } : { eval: { start: 0, count: 200 } },
   algorithm: 'sft',
   sft: { steps: startSteps, evalEvery: startSteps, demonstrator: start === 'format' ? 'random' : 'oracle', timeLimitSeconds: 3600 },
 });
