@@ -14,6 +14,7 @@ test('runtime exports are the constants, the errors, the media-type sniffer, the
     'InvalidActionError',
     'InvalidArgumentError',
     'InvalidStateError',
+    'MASK_COLOURS',
     'QUOTED_IMAGE_PLACEHOLDER',
     'SPECIFICATION_VERSION',
     'SaccadeError',

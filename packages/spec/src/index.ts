@@ -31,7 +31,7 @@ export type {
 } from './v1/standard-schema';
 export type { ImageBox, Tool, ToolExecuteOptions, ToolResult } from './v1/tool';
 export type { MaskRle, SegmentationMask } from './v1/mask';
-export { decodeMaskRle, describeMask, encodeMaskRle } from './v1/mask';
+export { decodeMaskRle, describeMask, encodeMaskRle, MASK_COLOURS } from './v1/mask';
 export type { ImageRef, StoredObservation, Trajectory, TrajectoryError, Turn, TurnPrompt, TurnTiming } from './v1/trajectory';
 
 // Constants.

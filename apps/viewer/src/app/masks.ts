@@ -1,4 +1,4 @@
-import { decodeMaskRle, type MaskRle } from '@saccade/spec';
+import { decodeMaskRle, MASK_COLOURS, type MaskRle } from '@saccade/spec';
 
 /** A mask a tool returned (`{"masks": [{"rle", "score", "area", "coverage", "bbox"}]}`), decoded for drawing. */
 export interface MaskOverlay {
@@ -14,16 +14,9 @@ export interface MaskOverlay {
   coverage: number;
 }
 
-/** The segment tool's overlay colours, in order, so a mask here has the colour it has in the tool's image. */
-export const MASK_COLOURS: readonly [number, number, number][] = [
-  [30, 144, 255],
-  [255, 140, 0],
-  [50, 205, 50],
-  [220, 20, 60],
-  [148, 0, 211],
-];
 
-export const maskColour = (mask: Pick<MaskOverlay, 'index'>): [number, number, number] => MASK_COLOURS[mask.index % MASK_COLOURS.length]!;
+/** A mask's colour: the segment tool's for its place in the result (spec's MASK_COLOURS). */
+export const maskColour = (mask: Pick<MaskOverlay, 'index'>): readonly [number, number, number] => MASK_COLOURS[mask.index % MASK_COLOURS.length]!;
 
 /** The JSON object in a tool response (from its first `{` to its last `}`), or undefined for a text result. */
 export function responseJson(text: string): Record<string, unknown> | undefined {

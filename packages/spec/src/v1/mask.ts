@@ -103,3 +103,15 @@ export function describeMask(mask: ArrayLike<number>, width: number, height: num
     centroid: area === 0 ? null : [round(sumX / area, 1), round(sumY / area, 1)],
   };
 }
+
+/**
+ * The colours masks are drawn in, by their place in a result: the segment tool's overlay and the
+ * viewer use the same list, so a mask has one colour wherever it is shown.
+ */
+export const MASK_COLOURS: readonly (readonly [number, number, number])[] = [
+  [30, 144, 255],
+  [255, 140, 0],
+  [50, 205, 50],
+  [220, 20, 60],
+  [148, 0, 211],
+];

@@ -1,14 +1,7 @@
 import { encodePng, type EncodedImage, type RawImage } from '@saccade/image';
+import { MASK_COLOURS } from '@saccade/spec';
 import type { SegmentPrompt } from './segmenter';
 
-/** Mask colours, in order: distinct on photos and on the drawn scenes. */
-export const MASK_COLOURS: readonly [number, number, number][] = [
-  [30, 144, 255],
-  [255, 140, 0],
-  [50, 205, 50],
-  [220, 20, 60],
-  [148, 0, 211],
-];
 
 /**
  * The image with each mask blended in its colour (half opacity), the prompt's box outlined in white
