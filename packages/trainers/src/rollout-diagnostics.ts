@@ -25,9 +25,6 @@ export interface RolloutDiagnostics extends Record<string, number> {
 /** The diagnostics of a batch of played episodes (failed ones left out). */
 export function rolloutDiagnostics(trajectories: readonly Trajectory[]): RolloutDiagnostics {
   const played = trajectories.filter((trajectory) => trajectory.error === undefined);
-  const returns = played.map((trajectory) => trajectory.totalReward);
-  const mean = returns.reduce((sum, value) => sum + value, 0) / Math.max(returns.length, 1);
-  const variance = returns.reduce((sum, value) => sum + (value - mean) ** 2, 0) / Math.max(returns.length, 1);
   let turns = 0;
   let sampledTurns = 0;
   let sampledTokens = 0;
@@ -59,7 +56,7 @@ export function rolloutDiagnostics(trajectories: readonly Trajectory[]): Rollout
   }
   const ratio = (part: number, whole: number): number => (whole === 0 ? 0 : part / whole);
   return {
-    rewardStd: Math.sqrt(variance),
+    rewardStd: standardDeviation(played.map((trajectory) => trajectory.totalReward)),
     responseTokens: ratio(sampledTokens, sampledTurns),
     promptTokens: ratio(promptTokens, promptTurns),
     truncatedPrompts: ratio(cut, promptTurns),
@@ -67,4 +64,11 @@ export function rolloutDiagnostics(trajectories: readonly Trajectory[]): Rollout
     invalidActionRate: ratio(invalid, validityTurns),
     truncatedEpisodes: ratio(played.filter((trajectory) => trajectory.truncated && !trajectory.terminated).length, played.length),
   };
+}
+
+/** Population standard deviation (0 for no values). */
+export function standardDeviation(values: readonly number[]): number {
+  if (values.length === 0) return 0;
+  const mean = values.reduce((sum, value) => sum + value, 0) / values.length;
+  return Math.sqrt(values.reduce((sum, value) => sum + (value - mean) ** 2, 0) / values.length);
 }

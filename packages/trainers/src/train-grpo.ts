@@ -9,6 +9,7 @@ import { computeGrpoAdvantages } from './advantages/index';
 import type { PolicyExample, PolicyLossContext } from './losses/policy-loss';
 import type { TimedEvaluation } from './held-out-evaluator';
 import type { PlayedBatch, PolicyEpisodes, EpisodeSettings } from './policy-episodes';
+import { standardDeviation } from './rollout-diagnostics';
 import { startPolicyPhase } from './policy-phase';
 import { attachOldLogProbs, attachReferenceLogProbs, checkLogprobGap, DEFAULT_MAX_LOGPROB_GAP, policyLossContext, runPolicyUpdates } from './policy-training';
 import type { SeedRange } from './seed-range';
@@ -241,10 +242,4 @@ export async function grpoBatch(episodes: PolicyEpisodes, batch: PlayedBatch, se
       maskedTruncatedEpisodes: masked,
     },
   };
-}
-
-function standardDeviation(values: readonly number[]): number {
-  if (values.length === 0) return 0;
-  const mean = values.reduce((sum, value) => sum + value, 0) / values.length;
-  return Math.sqrt(values.reduce((sum, value) => sum + (value - mean) ** 2, 0) / values.length);
 }
