@@ -1,5 +1,6 @@
 import { VisionLanguageModel } from '@saccade/models';
 import type { RunEvent } from '@saccade/spec';
+import type { EpisodeContext } from '@saccade/rollout';
 import { initTensor, tf } from '@saccade/tensor';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -58,6 +59,39 @@ describe('trainSft', () => {
     expect(events.some((event) => event.type === 'turn-end' && event.step === 40)).toBe(true);
     expect(events.filter((event) => event.type === 'checkpoint-saved')).toHaveLength(1);
     expect(readdirSync(join(scratch, '40')).sort()).toEqual(expect.arrayContaining(['config.json', 'manifest.json', 'weights.bin']));
+    model.dispose();
+  });
+
+  test('plays only the seeds its steps read: steps × batch examples, in seed order, with progress; the same set again on resume', async () => {
+    const model = VisionLanguageModel.create({ preset: 'tiny', seed: 0 });
+    const played: number[] = [];
+    const { createOracleAgent } = await import('@saccade/agents');
+    const settings = {
+      ...episodeSettings,
+      trainSeeds: { start: 1000, count: 8000 },
+      evalSeeds: { start: 0, count: 2 },
+      steps: 3,
+      batchSize: 5,
+      learningRate: 1e-3,
+      warmupSteps: 0,
+      evalEvery: 3,
+      seed: 0,
+      workers: 0,
+      // The oracle, counting the seeds it is asked to play.
+      demonstrationAgent: ({ env, prompt }: EpisodeContext) => {
+        played.push(prompt.seed!);
+        return createOracleAgent({ env });
+      },
+    };
+    const events: RunEvent[] = [];
+    await trainSft(model, settings, (event) => events.push(event));
+    // 15 examples at 2 a seed (one per turn): seeds 1000–1007, the last one's second turn left over.
+    const ready = events.find((event) => event.type === 'log' && event.message.endsWith('demonstrations ready'));
+    expect(ready).toMatchObject({ data: { examples: 16 } });
+    // One chunk was played (as many seeds as examples needed, 64 at most), not the 8,000 seeds.
+    expect(played.sort((a, b) => a - b)).toEqual(Array.from({ length: 15 }, (_, index) => 1000 + index));
+    const progress = events.filter((event) => event.type === 'log' && event.message.startsWith('demonstrations: '));
+    expect(progress.map((event) => (event.type === 'log' ? event.message : ''))).toEqual(['demonstrations: 16 examples (15 needed) from 8 of 8000 seeds']);
     model.dispose();
   });
 

@@ -2,7 +2,7 @@ import { createOracleAgent } from '@saccade/agents';
 import { createRng } from '@saccade/core';
 import { countTargets, createAdamOptimizer, DataParallel, setLearningRate, sftLossReference, type SftExample, type VisionLanguageModel } from '@saccade/models';
 import type { EpisodeContext } from '@saccade/rollout';
-import type { Agent, RunEvent } from '@saccade/spec';
+import type { Agent, RunEvent, Trajectory } from '@saccade/spec';
 import type * as tf from '@tensorflow/tfjs-core';
 import { warmupCosineLearningRate } from './learning-rate-schedule';
 import { createHeldOutEvaluator, type TimedEvaluation } from './held-out-evaluator';
@@ -144,34 +144,62 @@ export async function trainSft(
 }
 
 /**
- * The supervised examples: the oracle's episodes on the training seeds (played by the rollout
+ * The supervised examples: the demonstrator's episodes on the training seeds (played by the rollout
  * manager) and any given demonstrations, each turned into masked sequences by rollout's tokeniser
- * exactly as the policy is prompted.
+ * exactly as the policy is prompted. The demonstrator plays only as many seeds as the run's steps
+ * read (`steps × batchSize` examples, in seed order), a chunk at a time with progress in the log,
+ * so a short run on a large seed range starts at once. The set depends on (seeds, steps, batch
+ * size) only: a resumed run plays the same one.
  */
 async function sftExamples(episodes: PolicyEpisodes, settings: TrainSftSettings, log: (message: string, data?: Record<string, unknown>) => void): Promise<SftExample[]> {
-  const batches: PlayedBatch[] = [];
+  const examples: SftExample[] = [];
+  const add = async (batch: PlayedBatch, trajectories: readonly Trajectory[] = batch.trajectories): Promise<void> => {
+    for (const trajectory of trajectories) examples.push(...(await trajectoryExamples(episodes, trajectory, batch)));
+  };
   if (settings.oracle ?? true) {
     const seeds = seedRange(settings.trainSeeds);
+    const needed = Math.max(1, settings.steps * settings.batchSize);
+    const name = settings.demonstrationAgent ? 'demonstration agent' : 'oracle';
     const demonstrator = settings.demonstrationAgent ?? (({ env }: EpisodeContext) => createOracleAgent({ env }));
-    log(`playing the ${settings.demonstrationAgent ? 'demonstration agent' : 'oracle'} on ${seeds.length} seeds of ${settings.envId} for demonstrations`);
-    // Rendering frames waits on sharp's thread pool: a few episodes at a time keep it busy.
-    const played = await episodes.play(seeds, { temperature: 0, seed: settings.seed, agent: demonstrator, concurrency: 8 });
-    const failed = played.trajectories.filter((trajectory) => trajectory.error !== undefined);
-    if (failed.length === played.trajectories.length && failed[0]?.error) {
-      throw new Error(`The oracle could not play ${settings.envId}: ${failed[0].error.message} Give demonstrations instead (an SFT file from \`saccade data generate\`).`);
-    }
-    if (failed.length > 0) log(`${failed.length} oracle episodes failed and are left out (first: ${failed[0]!.error!.message})`);
-    batches.push({ trajectories: played.trajectories.filter((trajectory) => trajectory.error === undefined), images: played.images });
-  }
-  if (settings.demonstrations) batches.push(settings.demonstrations);
-  const examples: SftExample[] = [];
-  for (const batch of batches) {
-    for (const trajectory of batch.trajectories) {
-      for (const sequence of episodes.sequences(trajectory, { recordedTokens: false })) {
-        if (!sequence.lossMask.includes(1)) continue;
-        examples.push({ ...(await episodes.modelSequence(sequence, batch.images)), lossMask: sequence.lossMask });
+    log(`playing the ${name} on the training seeds of ${settings.envId} for ${needed} demonstrations (at most ${seeds.length} seeds)`);
+    let played = 0;
+    let failures = 0;
+    let firstFailure: string | undefined;
+    while (examples.length < needed && played < seeds.length) {
+      // The first chunk measures how many examples a seed gives; later ones ask for what is missing.
+      const perSeed = played === 0 ? 1 : Math.max(examples.length / played, 1e-3);
+      const size = played === 0 ? Math.min(64, needed) : Math.min(512, Math.ceil(((needed - examples.length) / perSeed) * 1.05) + 1);
+      const chunk = seeds.slice(played, played + size);
+      // Rendering frames waits on sharp's thread pool: a few episodes at a time keep it busy.
+      const batch = await episodes.play(chunk, { temperature: 0, seed: settings.seed, agent: demonstrator, concurrency: 8 });
+      const failed = batch.trajectories.filter((trajectory) => trajectory.error !== undefined);
+      if (played === 0 && failed.length === batch.trajectories.length && failed[0]?.error) {
+        throw new Error(`The ${name} could not play ${settings.envId}: ${failed[0].error.message} Give demonstrations instead (an SFT file from \`saccade data generate\`).`);
       }
+      // Seeds in order until the examples suffice: the set does not depend on the chunks' sizes.
+      for (const trajectory of batch.trajectories) {
+        if (examples.length >= needed) break;
+        played++;
+        if (trajectory.error === undefined) await add(batch, [trajectory]);
+        else {
+          failures++;
+          firstFailure ??= trajectory.error.message;
+        }
+      }
+      log(`demonstrations: ${examples.length} examples (${needed} needed) from ${played} of ${seeds.length} seeds`, { seeds: played, examples: examples.length });
     }
+    if (failures > 0) log(`${failures} ${name} episodes failed and are left out (first: ${firstFailure})`);
+  }
+  if (settings.demonstrations) await add(settings.demonstrations);
+  return examples;
+}
+
+/** A demonstration's masked sequences (those with a trained token), images decoded. */
+async function trajectoryExamples(episodes: PolicyEpisodes, trajectory: Trajectory, batch: PlayedBatch): Promise<SftExample[]> {
+  const examples: SftExample[] = [];
+  for (const sequence of episodes.sequences(trajectory, { recordedTokens: false })) {
+    if (!sequence.lossMask.includes(1)) continue;
+    examples.push({ ...(await episodes.modelSequence(sequence, batch.images)), lossMask: sequence.lossMask });
   }
   return examples;
 }
