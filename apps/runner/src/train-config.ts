@@ -154,6 +154,22 @@ export const trainConfigSchema = z
       })
       .strict()
       .prefault({}),
+    /**
+     * Episodes the run stores in its folder with what the trainer made of them (steps, groups,
+     * scores, advantages, token masks), for `saccade view`: `trajectories/training.jsonl` and
+     * `trajectories/evaluations.jsonl`, images beside them (docs/viewer.md).
+     */
+    episodeStore: z
+      .object({
+        /** Store the episodes of every this-many-th GRPO or PPO step (steps whose number it divides; 0: none). */
+        trainEvery: z.number().int().nonnegative().default(10),
+        /** Store the held-out evaluations' episodes. */
+        evaluations: z.boolean().default(true),
+        /** Stop storing (with a warning) once the stored files reach this many megabytes. */
+        maxMegabytes: z.number().positive().default(300),
+      })
+      .strict()
+      .prefault({}),
     /** Save a checkpoint every this many steps (for --resume); the end of each phase always saves one. */
     checkpointEvery: z.number().int().positive().default(50),
     /** Data-parallel worker threads (default: one per spare core on the wasm/cpu backends). */

@@ -1,9 +1,10 @@
 import { loadCheckpoint, VisionLanguageModel } from '@saccade/models';
 import type { RunEvent } from '@saccade/spec';
-import { trainGrpo, trainPpo, trainSft, type PolicyEvaluation } from '@saccade/trainers';
+import { trainGrpo, trainPpo, trainSft, type EpisodeRecorder, type PolicyEvaluation } from '@saccade/trainers';
 import { sftDemonstrations, type SftDemonstrations } from '@saccade/datagen';
 import type { EpisodeContext } from '@saccade/rollout';
 import { envFactory } from './env-factory';
+import { createEpisodeRecorder } from './episode-recorder';
 import { randomAgentFor } from './eval/eval-agent';
 import type { LoadedCheckpoint } from '@saccade/models';
 import type { RunFolder } from '@saccade/runs';
@@ -81,6 +82,15 @@ export async function prepareTrainRun(config: TrainConfig, folder: RunFolder, re
  * starts the next one when that phase had ended) at the checkpoint's step.
  */
 export async function runTraining(config: TrainConfig, folder: RunFolder, setup: TrainRunSetup, options: TrainRunOptions): Promise<TrainRunResult> {
+  const store = await createEpisodeRecorder(folder.path, config.episodeStore, options.emit);
+  try {
+    return await runPhases(config, folder, setup, options, store.recorder);
+  } finally {
+    await store.close();
+  }
+}
+
+async function runPhases(config: TrainConfig, folder: RunFolder, setup: TrainRunSetup, options: TrainRunOptions, recorder: EpisodeRecorder): Promise<TrainRunResult> {
   const { model, resumeFrom } = setup;
   const started = performance.now();
   const evaluations: Evaluation[] = [];
@@ -91,6 +101,7 @@ export async function runTraining(config: TrainConfig, folder: RunFolder, setup:
     view: config.policyView,
     historyWindow: config.historyWindow,
     advantageMask: config.advantageMask,
+    recorder,
     maxTurns: config.env.maxTurns,
     trainSeeds: config.seeds.train,
     evalSeeds: config.seeds.eval,

@@ -9,6 +9,7 @@ import { launchChromium } from './browser';
 import { IMAGE, makeRun, squareOf, zoomBoxOf, type TestRun } from './make-run';
 import { writeMctsTree } from './mcts-tree';
 import { MARGIN, makeSegmentRun } from './segment-run';
+import { makeTrainingRun, right, WRONG } from './training-run';
 
 const appDirectory = fileURLToPath(new URL('../dist/app', import.meta.url));
 /** Screenshots are test artifacts (docs/viewer.md shows them). */
@@ -126,6 +127,43 @@ describe('saccade view in Chromium', () => {
     const steps = await page.locator('[data-testid="tree-node"] .node-step').allTextContents();
     expect(steps).toEqual(['(root)', 'No ring around (1314, 1263).', 'A green ring at (400, 380).', 'A green ring at (410, 390).']);
     await page.screenshot({ path: join(artifacts, 'mcts-tree.png') });
+  });
+
+  it("lists a training run's stored GRPO step by phase, step and group, and shows the trainer's masks and advantages per token", async () => {
+    const { endToken } = await makeTrainingRun(folder, 'grpo-train', 410);
+    await page.goto(`${viewer.url}#/run/grpo-train`);
+    await expect.poll(() => page.getByTestId('shown-count').innerText()).toBe('4 of 4 episodes');
+    expect(await page.getByLabel('phase').locator('option').allInnerTexts()).toEqual(['all', 'GRPO', 'trained on', 'left out of the update']);
+    expect(await page.getByLabel('step').locator('option').allInnerTexts()).toEqual(['all', '410']);
+    expect(await page.getByLabel('group').locator('option').allInnerTexts()).toEqual(['all', 's410-0', 's410-1']);
+    // Each row: GRPO's advantage, (1 − 0.5) / (std + 1e-6) = ±0.7071 for the varied group (sample std √½), 0 for the uniform one.
+    expect(await page.locator('.episode-row .advantage').allInnerTexts()).toEqual(['A 0.7071', 'A -0.7071', 'A 0', 'A 0']);
+    await page.getByLabel('phase').selectOption('left-out');
+    await expect.poll(() => page.getByTestId('shown-count').innerText()).toBe('2 of 4 episodes');
+    await page.getByLabel('phase').selectOption('');
+    await page.getByLabel('group').selectOption('s410-0');
+    await expect.poll(() => page.getByTestId('shown-count').innerText()).toBe('2 of 4 episodes');
+
+    await page.locator('.episode-row').first().click();
+    expect(await page.getByTestId('training-facts').innerText()).toBe('GRPO · step 410 · score 1 · advantage 0.7071 · trained on');
+    const sequence = page.getByTestId('trained-sequence');
+    await expect.poll(() => sequence.count()).toBe(1);
+    // The trained tokens are the response and the end token, one span each, with the episode's advantage.
+    const trained = sequence.locator('.token.loss');
+    expect((await trained.allInnerTexts()).join('')).toBe(`${right(0)}${endToken}`);
+    expect(await trained.first().getAttribute('title')).toBe('turn 0 · loss · advantage 0.7071');
+    expect(await sequence.locator('.token.loss.positive').count()).toBe(await trained.count());
+    expect(await sequence.locator('.token.image').allInnerTexts()).toEqual(['[image 1: 17 tokens]']);
+    await sequence.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(artifacts, 'episode-training.png') });
+
+    await page.locator('.episode-row').nth(1).click();
+    await expect.poll(() => page.getByTestId('training-facts').innerText()).toBe('GRPO · step 410 · score 0 · advantage -0.7071 · trained on');
+    expect((await page.getByTestId('trained-sequence').locator('.token.loss.negative').allInnerTexts()).join('')).toBe(`${WRONG}${endToken}`);
+    await page.getByLabel('group').selectOption('s410-1');
+    await page.locator('.episode-row').first().click();
+    await expect.poll(() => page.getByTestId('training-facts').innerText()).toBe('GRPO · step 410 · score 0 · advantage 0 · not trained on (uniform-group)');
+    expect(await page.getByTestId('trained-tokens').count()).toBe(0);
   });
 
   it('draws the masks of a segment call over the image it segmented, with score and area, and hides them on the toggle', async () => {

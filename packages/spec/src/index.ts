@@ -32,7 +32,7 @@ export type {
 export type { ImageBox, Tool, ToolExecuteOptions, ToolResult } from './v1/tool';
 export type { MaskRle, SegmentationMask } from './v1/mask';
 export { decodeMaskRle, describeMask, encodeMaskRle, MASK_COLOURS } from './v1/mask';
-export type { ImageRef, StoredObservation, Trajectory, TrajectoryError, Turn, TurnPrompt, TurnTiming } from './v1/trajectory';
+export type { ImageRef, StoredObservation, TrainedSequence, TrainingLeftOut, Trajectory, TrajectoryError, TrajectoryTraining, Turn, TurnPrompt, TurnTiming } from './v1/trajectory';
 
 // Constants.
 export { IMAGE_PLACEHOLDER, QUOTED_IMAGE_PLACEHOLDER, quoteModelText } from './v1/observation';

@@ -1,7 +1,7 @@
 import { summarizeToolUse } from '@saccade/runs';
 import type { Trajectory } from '@saccade/spec';
 import { trajectorySuccess } from '@saccade/rollout';
-import type { PolicyEpisodes } from './policy-episodes';
+import type { PlayedBatch, PolicyEpisodes } from './policy-episodes';
 
 export interface PolicyEvaluation {
   episodes: number;
@@ -32,8 +32,19 @@ export interface LookingMetrics {
 }
 
 /** Greedy episodes of the policy on the given seeds, played by the rollout manager, summarised. */
-export async function evaluatePolicy(episodes: PolicyEpisodes, seeds: readonly number[], options: { step?: number; concurrency?: number } = {}): Promise<PolicyEvaluation> {
-  const played = await episodes.play(seeds, { temperature: 0, seed: 0, concurrency: options.concurrency ?? 200, ...(options.step === undefined ? {} : { step: options.step }) });
+export async function evaluatePolicy(
+  episodes: PolicyEpisodes,
+  seeds: readonly number[],
+  options: { step?: number; concurrency?: number; onPlayed?: (batch: PlayedBatch) => Promise<void> } = {},
+): Promise<PolicyEvaluation> {
+  // Ids `e<step>-…`: apart from the training episodes of the same step (`s<step>-…`).
+  const played = await episodes.play(seeds, {
+    temperature: 0,
+    seed: 0,
+    concurrency: options.concurrency ?? 200,
+    ...(options.step === undefined ? {} : { step: options.step, batchId: `e${options.step}` }),
+  });
+  await options.onPlayed?.(played);
   return summarizeTrajectories(played.trajectories);
 }
 

@@ -31,3 +31,4 @@ export {
 } from './policy-training';
 export { assertDisjointSeeds, seedRange, type SeedRange } from './seed-range';
 export { saveTrainingCheckpoint, type TrainingCheckpointMetadata } from './training-checkpoint';
+export { recordedEpisodes, recordedEvaluation, trainedSequence, type EpisodeRecorder, type UsedEpisode } from './training-record';

@@ -11,6 +11,7 @@ import {
 } from '@saccade/rollout';
 import type { Agent, Env, ImageData, RunEvent, Trajectory } from '@saccade/spec';
 import type { EpisodeContext } from '@saccade/rollout';
+import type { EpisodeRecorder } from './training-record';
 
 /** What every trainer says about the episodes it plays: the env, the prompt the policy reads, the sampling limits. */
 export interface EpisodeSettings {
@@ -41,6 +42,8 @@ export interface EpisodeSettings {
   advantageMask?: 'loss' | 'generated';
   /** Episodes of each rollout batch reported as `episode-start` / `turn-end` / `episode-end` events (default 4). */
   reportedEpisodes?: number;
+  /** Stores the episodes of the steps and evaluations it wants, with what the trainer made of them. */
+  recorder?: EpisodeRecorder;
   signal?: AbortSignal;
 }
 
@@ -64,6 +67,8 @@ export interface PlayOptions {
   concurrency?: number;
   /** The training step, put on the reported events. */
   step?: number;
+  /** Prefix of the episodes' ids (default `s<step>`). */
+  batchId?: string;
 }
 
 /**
@@ -114,7 +119,7 @@ export async function createPolicyEpisodes(
         ...(settings.historyWindow === undefined ? {} : { historyWindow: settings.historyWindow }),
         sampling: { temperature: options.temperature, topP: options.topP ?? 1, maxTokens: settings.maxTokens ?? 48, stop: settings.stop ?? DEFAULT_STOP },
         seed: options.seed,
-        batchId: `s${options.step ?? 0}`,
+        batchId: options.batchId ?? `s${options.step ?? 0}`,
         ...(options.step === undefined ? {} : { step: options.step }),
         ...(settings.signal ? { signal: settings.signal } : {}),
         onEvent: (event) => {

@@ -11,6 +11,7 @@ import { cloneModel, meanRewardTerms, samplingDistribution } from './policy-trai
 import { assertDisjointSeeds, seedRange } from './seed-range';
 import type { TrainGrpoSettings } from './train-grpo';
 import { endTrainingStep, saveTrainingCheckpoint, type TrainingCheckpointMetadata } from './training-checkpoint';
+import { recordedEpisodes, type UsedEpisode } from './training-record';
 
 /** The settings GRPO and PPO have in common (PPO's leave out only GRPO's grouping and scoring). */
 export type PolicyPhaseSettings = Omit<TrainGrpoSettings, 'promptsPerStep' | 'groupSize' | 'score' | 'normalizeStd' | 'skipUniformGroups' | 'rewardVarianceTopP'>;
@@ -39,6 +40,11 @@ export interface PolicyPhase {
   episodes: PolicyEpisodes;
   /** Step `step`'s training episodes with the sampling policy, `groupSize` per seed; the sampler's seed is drawn from `rng`. */
   play: (seeds: readonly number[], groupSize: number, rng: Rng, step: number) => Promise<PlayedBatch>;
+  /**
+   * Hands step `step`'s episodes, as the trainer used them, to the settings' recorder when it wants
+   * that step (the run's episode store); the time it took is reported with the rollout (`recordSeconds`).
+   */
+  record: (phase: 'grpo' | 'ppo', step: number, used: readonly UsedEpisode[], batch: PlayedBatch) => Promise<void>;
   /** The `rollout-end` event of step `step + 1`, with the trainer's own batch metrics (`extra`, e.g. GRPO's uniform groups). */
   reportRollout: (step: number, batch: PlayedBatch, trainedSequences: number, rolloutSeconds: number, extra?: Record<string, number>) => void;
   /** The `update-end` event: the update's metrics, then the rate and timings every phase reports. */
@@ -68,6 +74,7 @@ export async function startPolicyPhase(
   const started = performance.now();
   const seconds = (): number => (performance.now() - started) / 1000;
   const { evaluations, evaluate } = createHeldOutEvaluator(episodes, settings, seconds, onEvent);
+  let recordSeconds = 0;
   return {
     now,
     log: (message) => onEvent({ type: 'log', time: now(), level: 'info', message }),
@@ -83,6 +90,13 @@ export async function startPolicyPhase(
     episodes,
     play: (seeds, groupSize, rng, step) =>
       episodes.play(seeds, { groupSize, temperature: settings.temperature ?? 1, seed: Math.floor(rng.next() * 2 ** 31), step: step + 1 }),
+    record: async (phase, step, used, batch) => {
+      const recorder = settings.recorder;
+      if (recorder === undefined || !recorder.wants(phase, step)) return;
+      const started = performance.now();
+      await recorder.record(recordedEpisodes(used, phase, step, episodes.tokenizer), batch.images);
+      recordSeconds += (performance.now() - started) / 1000;
+    },
     reportRollout: (step, batch, trainedSequences, rolloutSeconds, extra = {}) => {
       const summary = summarizeTrajectories(batch.trajectories);
       onEvent({
@@ -98,8 +112,10 @@ export async function startPolicyPhase(
           ...meanRewardTerms(batch.trajectories),
           ...rolloutDiagnostics(batch.trajectories),
           ...extra,
+          ...(settings.recorder === undefined ? {} : { recordSeconds }),
         },
       });
+      recordSeconds = 0;
     },
     reportUpdate: (step, metrics, tokens, rolloutSeconds, updateSeconds) =>
       onEvent({

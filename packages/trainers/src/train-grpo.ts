@@ -13,6 +13,7 @@ import { standardDeviation } from './rollout-diagnostics';
 import { startPolicyPhase } from './policy-phase';
 import { attachOldLogProbs, attachReferenceLogProbs, checkLogprobGap, DEFAULT_MAX_LOGPROB_GAP, policyLossContext, runPolicyUpdates } from './policy-training';
 import type { SeedRange } from './seed-range';
+import type { UsedEpisode } from './training-record';
 
 export interface TrainGrpoSettings extends EpisodeSettings {
   trainSeeds: SeedRange;
@@ -126,7 +127,8 @@ export async function trainGrpo(
       const prompts = Array.from({ length: settings.promptsPerStep }, () => trainSeeds[Math.floor(stepRng.next() * trainSeeds.length)]!);
       const batch = await phase.play(prompts, settings.groupSize, stepRng, step);
       const rolloutSeconds = (performance.now() - rolloutStarted) / 1000;
-      const { examples, statistics } = await grpoBatch(phase.episodes, batch, settings);
+      const { examples, statistics, used } = await grpoBatch(phase.episodes, batch, settings);
+      await phase.record('grpo', step + 1, used, batch);
       // The sampler's log-probs are the old ones; examples without (episodes whose turns recorded no
       // prompt) get them recomputed when the batch mixes both or an update comes after the first.
       const sampled = examples.some((example) => example.sampledLogProbs);
@@ -186,8 +188,12 @@ export async function policyExamples(episodes: PolicyEpisodes, batch: PlayedBatc
   return (await grpoBatch(episodes, batch, settings)).examples;
 }
 
-/** policyExamples with the statistics of the groups it kept and left out. */
-export async function grpoBatch(episodes: PolicyEpisodes, batch: PlayedBatch, settings: GrpoAdvantageSettings = {}): Promise<{ examples: PolicyExample[]; statistics: GrpoGroupStatistics }> {
+/** policyExamples with the statistics of the groups it kept and left out, and every episode as it was used (or why not). */
+export async function grpoBatch(
+  episodes: PolicyEpisodes,
+  batch: PlayedBatch,
+  settings: GrpoAdvantageSettings = {},
+): Promise<{ examples: PolicyExample[]; statistics: GrpoGroupStatistics; used: UsedEpisode[] }> {
   const trajectories = batch.trajectories.filter((trajectory) => trajectory.error === undefined);
   const groupNumbers = new Map<string, number>();
   const groupIds = trajectories.map((trajectory) => {
@@ -212,28 +218,38 @@ export async function grpoBatch(episodes: PolicyEpisodes, batch: PlayedBatch, se
     for (const group of [...kept]) if (!keep.has(group)) kept.delete(group);
   }
   const examples: PolicyExample[] = [];
+  const used: UsedEpisode[] = batch.trajectories.filter((trajectory) => trajectory.error !== undefined).map((trajectory) => ({ trajectory, leftOut: 'failed', sequences: [] }));
   let masked = 0;
   for (const [index, trajectory] of trajectories.entries()) {
-    if (!kept.has(groupIds[index]!)) continue;
-    if (settings.maskTruncatedEpisodes && trajectory.truncated && !trajectory.terminated) {
-      masked++;
+    const advantage = advantages[index] ?? 0;
+    const episode: UsedEpisode = { trajectory, score: scores[index]!, advantage, sequences: [] };
+    used.push(episode);
+    if (!kept.has(groupIds[index]!)) {
+      episode.leftOut = uniform.has(groupIds[index]!) ? 'uniform-group' : 'reward-variance';
       continue;
     }
-    const advantage = advantages[index] ?? 0;
+    if (settings.maskTruncatedEpisodes && trajectory.truncated && !trajectory.terminated) {
+      masked++;
+      episode.leftOut = 'truncated';
+      continue;
+    }
     for (const sequence of episodes.sequences(trajectory)) {
       if (!sequence.lossMask.includes(1)) continue;
-      examples.push({
+      const example: PolicyExample = {
         ...(await episodes.modelSequence(sequence, batch.images)),
         lossMask: sequence.lossMask,
         advantages: sequence.advantageMask.map((value) => value * advantage),
         ...(sequence.sampledLogProbs ? { oldLogProbs: sequence.sampledLogProbs, sampledLogProbs: true } : {}),
-      });
+      };
+      examples.push(example);
+      episode.sequences.push({ sequence, example });
     }
   }
   const groups = Math.max(groupScores.size, 1);
   const mean = scores.reduce((sum, value) => sum + value, 0) / Math.max(scores.length, 1);
   return {
     examples,
+    used,
     statistics: {
       uniformGroups: uniform.size / groups,
       trainedGroups: kept.size / groups,

@@ -19,6 +19,7 @@ import { startPolicyPhase, type PolicyPhaseSettings } from './policy-phase';
 import type { TrainingSequence } from '@saccade/rollout';
 import { attachReferenceLogProbs, checkLogprobGap, DEFAULT_MAX_LOGPROB_GAP, forEachForward, maskedTokens, policyLossContext, runPolicyUpdates } from './policy-training';
 import type { TrainGrpoResult } from './train-grpo';
+import type { UsedEpisode } from './training-record';
 
 /** Which GAE turns the critic's values and the turns' rewards into advantages (docs/advantages.md). */
 export type AdvantageEstimator = 'bi-level' | 'masked' | 'turn-wise';
@@ -107,7 +108,8 @@ export async function trainPpo(
       const stepRng = createRng(settings.seed).fork(`ppo-step-${step}`);
       const seeds = Array.from({ length: settings.episodesPerStep }, () => trainSeeds[Math.floor(stepRng.next() * trainSeeds.length)]!);
       const batch = await phase.play(seeds, 1, stepRng, step);
-      const { examples, statistics } = await ppoBatch(model, phase.episodes, batch, settings, phase.sampling);
+      const { examples, statistics, used } = await ppoBatch(model, phase.episodes, batch, settings, phase.sampling);
+      await phase.record('ppo', step + 1, used, batch);
       if (reference) attachReferenceLogProbs(reference, examples, phase.sampling);
       const rolloutSeconds = (performance.now() - rolloutStarted) / 1000;
       phase.reportRollout(step, batch, examples.length, rolloutSeconds);
@@ -194,7 +196,7 @@ export interface PpoBatchStatistics extends Record<string, number> {
  * turn rewards on the ends of turns): one forward pass of the policy as it played gives the old
  * log-probs and the value head's values; each episode's advantage-masked tokens, its sequences in
  * turn order, form the sequence GAE runs on ({@link episodeSequence}); the advantages and returns
- * go back to their tokens. Failed episodes are left out.
+ * go back to their tokens. Failed episodes are left out; `used` says how each episode was used.
  */
 export async function ppoBatch(
   model: VisionLanguageModel,
@@ -202,14 +204,26 @@ export async function ppoBatch(
   batch: PlayedBatch,
   settings: PpoAdvantageSettings = {},
   sampling?: SamplingDistribution,
-): Promise<{ examples: PpoExample[]; statistics: PpoBatchStatistics }> {
+): Promise<{ examples: PpoExample[]; statistics: PpoBatchStatistics; used: UsedEpisode[] }> {
   const examples: PpoExample[] = [];
   const sequencesOf: TrainingSequence[][] = [];
+  const used: UsedEpisode[] = [];
   for (const trajectory of batch.trajectories) {
-    if (trajectory.error !== undefined) continue;
-    if (settings.maskTruncatedEpisodes && trajectory.truncated && !trajectory.terminated) continue;
+    const episode: UsedEpisode = { trajectory, sequences: [] };
+    used.push(episode);
+    if (trajectory.error !== undefined) {
+      episode.leftOut = 'failed';
+      continue;
+    }
+    if (settings.maskTruncatedEpisodes && trajectory.truncated && !trajectory.terminated) {
+      episode.leftOut = 'truncated';
+      continue;
+    }
     const sequences = episodes.sequences(trajectory).filter((sequence) => sequence.advantageMask.includes(1));
-    if (sequences.length === 0) continue;
+    if (sequences.length === 0) {
+      episode.leftOut = 'no-trained-tokens';
+      continue;
+    }
     for (const sequence of sequences) {
       const zeros = new Array<number>(sequence.inputIds.length).fill(0);
       examples.push({
@@ -222,6 +236,8 @@ export async function ppoBatch(
         oldValues: zeros,
         valueMask: zeros,
       });
+      // The same object: the advantages, returns and values set below are what the record shows.
+      episode.sequences.push({ sequence, example: examples.at(-1)! });
     }
     sequencesOf.push(sequences);
   }
@@ -272,6 +288,7 @@ export async function ppoBatch(
   const valueMoments = maskedMoments(valueRows, valueMask);
   return {
     examples,
+    used,
     statistics: {
       advantageMean: moments.mean,
       advantageStd: Math.sqrt(moments.variance),

@@ -6,6 +6,7 @@ import { parse as parseYaml } from 'yaml';
 import { runCli } from '../create-program';
 import { EXIT_SUCCESS, EXIT_USAGE } from '../exit-codes';
 import type { Output } from '../output';
+import type { Trajectory } from '@saccade/spec';
 
 const scratch = mkdtempSync(join(tmpdir(), 'saccade-train-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -94,7 +95,13 @@ describe('saccade train', () => {
     expect(output.err).toEqual([]);
     expect(exitCode).toBe(EXIT_SUCCESS);
     const folder = join(scratch, 'short');
-    expect(readdirSync(folder).sort()).toEqual(['checkpoints', 'config.yaml', 'events.jsonl', 'metrics.jsonl', 'plots', 'summary.json']);
+    expect(readdirSync(folder).sort()).toEqual(['checkpoints', 'config.yaml', 'events.jsonl', 'metrics.jsonl', 'plots', 'summary.json', 'trajectories']);
+    // The evaluations' episodes are stored (3 evaluations of 3 seeds), each with the step it evaluated.
+    const evaluated = readFileSync(join(folder, 'trajectories', 'evaluations.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { id: string; training: { phase: string; step: number } });
+    expect(evaluated.map((trajectory) => `${trajectory.training.phase}@${trajectory.training.step} ${trajectory.id}`)).toEqual(
+      [0, 2, 4].flatMap((step) => [0, 1, 2].map((seed) => `eval@${step} e${step}-${seed}-0`)),
+    );
+    expect(existsSync(join(folder, 'trajectories', 'training.jsonl'))).toBe(false);
     expect(readdirSync(join(folder, 'plots')).sort()).toEqual(['loss.png', 'loss.svg', 'success-minutes.png', 'success-minutes.svg', 'success.png', 'success.svg']);
     // A PNG a person can open: the signature, and the chart's 640×360 size in the header.
     const png = readFileSync(join(folder, 'plots', 'success.png'));
@@ -140,6 +147,7 @@ describe('saccade train', () => {
         'seeds: { train: { start: 1000, count: 8 }, eval: { start: 0, count: 3 } }',
         'sft: { steps: 2, batchSize: 4, evalEvery: 2 }',
         'ppo: { steps: 2, episodesPerStep: 4, maxTokens: 12, evalEvery: 2, valueWarmupSteps: 1 }',
+        'episodeStore: { trainEvery: 2, evaluations: false }',
       ].join('\n'),
     );
     const output = capture();
@@ -166,6 +174,16 @@ describe('saccade train', () => {
     expect(ppoSteps.map((row) => row['valueWarmup'])).toEqual([1, 0]);
     const checkpoint = JSON.parse(readFileSync(join(folder, 'checkpoints', '4', 'manifest.json'), 'utf8')) as { metadata?: Record<string, unknown> };
     expect(checkpoint.metadata).toMatchObject({ phase: 'ppo', phaseStart: 2 });
+    // Step 4's batch is stored (trainEvery 2; step 3 is not), with PPO's per-token values; no evaluations.
+    const stored = readFileSync(join(folder, 'trajectories', 'training.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Trajectory);
+    expect(stored.map((trajectory) => `${trajectory.training!.phase}@${trajectory.training!.step}`)).toEqual(['ppo@4', 'ppo@4', 'ppo@4', 'ppo@4']);
+    for (const trajectory of stored.filter((episode) => episode.training!.trained)) {
+      for (const sequence of trajectory.training!.sequences) {
+        expect(sequence.values).toHaveLength(sequence.pieces.length);
+        expect(sequence.loss).toContain(1);
+      }
+    }
+    expect(existsSync(join(folder, 'trajectories', 'evaluations.jsonl'))).toBe(false);
   });
 
   test('an unknown algorithm is a usage error naming the choices', async () => {

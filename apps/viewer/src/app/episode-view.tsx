@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
-import type { ImageRef, StoredObservation, Turn } from '@saccade/spec';
+import type { ImageRef, StoredObservation, TrainedSequence, TrajectoryTraining, Turn } from '@saccade/spec';
 import { api, type EpisodeSummary, type EpisodeTokens, type Trajectory } from './api';
 import { number } from './format';
 import { MarkedImage } from './marked-image';
@@ -30,6 +30,7 @@ export function EpisodeView({ run, episodeId }: { run: string; episodeId: string
         {trajectory.terminated && ' · terminated'}
         {trajectory.truncated && ' · truncated'}
       </p>
+      {trajectory.training !== undefined && <TrainingFacts training={trajectory.training} />}
       {trajectory.error !== undefined && (
         <p className="error">
           {trajectory.error.name}: {trajectory.error.message}
@@ -57,7 +58,11 @@ export function EpisodeView({ run, episodeId }: { run: string; episodeId: string
           <ObservationView run={run} observation={trajectory.finalObservation} />
         </section>
       )}
-      <TokenView run={run} episodeId={trajectory.id} />
+      {trajectory.training !== undefined && trajectory.training.sequences.length > 0 ? (
+        <TrainedTokens training={trajectory.training} />
+      ) : (
+        <TokenView run={run} episodeId={trajectory.id} />
+      )}
     </article>
   );
 }
@@ -220,5 +225,81 @@ function TokenView({ run, episodeId }: { run: string; episodeId: string }) {
         </>
       )}
     </details>
+  );
+}
+
+const PHASE_NAMES: Record<TrajectoryTraining['phase'], string> = { grpo: 'GRPO', ppo: 'PPO', eval: 'evaluation' };
+
+/** What the trainer made of a stored training episode: phase, step, score, advantage, trained or why not. */
+function TrainingFacts({ training }: { training: TrajectoryTraining }) {
+  return (
+    <p className="training-facts" data-testid="training-facts">
+      {PHASE_NAMES[training.phase]} · step {training.step}
+      {training.score !== undefined && ` · score ${number(training.score)}`}
+      {training.advantage !== undefined && ` · advantage ${number(training.advantage)}`}
+      {training.trained === true && ' · trained on'}
+      {training.trained === false && ` · not trained on${training.leftOut !== undefined ? ` (${training.leftOut})` : ''}`}
+    </p>
+  );
+}
+
+/**
+ * The sequences the trainer built from the episode, as it stored them: each trained token with its
+ * loss and advantage masks, the advantage it was trained with, the sampler's log-prob and (PPO) the
+ * critic's value and the return; context runs and images in between.
+ */
+function TrainedTokens({ training }: { training: TrajectoryTraining }) {
+  return (
+    <details className="tokens" open data-testid="trained-tokens">
+      <summary>
+        trained sequences ({training.sequences.length}): loss and advantage masks, advantages, as the {PHASE_NAMES[training.phase]} step used them
+      </summary>
+      <p className="muted">
+        <span className="token loss advantage">loss + advantage</span> <span className="token advantage">advantage only</span> <span className="token">context</span>; a token&apos;s title
+        gives its advantage, the sampler&apos;s log-prob{training.phase === 'ppo' ? ', the value and the return' : ''}.
+      </p>
+      {training.sequences.map((sequence, index) => (
+        <SequenceView key={index} sequence={sequence} index={index} />
+      ))}
+    </details>
+  );
+}
+
+function SequenceView({ sequence, index }: { sequence: TrainedSequence; index: number }) {
+  const total = sequence.tokens.reduce((sum, count) => sum + count, 0);
+  const lossTokens = sequence.loss.reduce((sum, value) => sum + value, 0);
+  const images = new Set(sequence.imagePieces);
+  return (
+    <div className="trained-sequence" data-testid="trained-sequence">
+      <h4>
+        sequence {index + 1}: {total} tokens, {lossTokens} with loss{sequence.truncatedTokens > 0 && `, ${sequence.truncatedTokens} cut on the left to fit the context`}
+      </h4>
+      <div className="token-text">
+        {sequence.pieces.map((piece, position) => {
+          const masked = sequence.loss[position] === 1 || sequence.advantageMask[position] === 1;
+          const title = masked
+            ? [
+                `turn ${sequence.turns[position]}`,
+                sequence.loss[position] === 1 ? 'loss' : 'no loss',
+                `advantage ${number(sequence.advantages[position] ?? 0)}`,
+                ...(sequence.logprobs !== undefined && sequence.loss[position] === 1 ? [`log-prob ${number(sequence.logprobs[position] ?? 0)}`] : []),
+                ...(sequence.values !== undefined ? [`value ${number(sequence.values[position] ?? 0)}`] : []),
+                ...(sequence.returns !== undefined ? [`return ${number(sequence.returns[position] ?? 0)}`] : []),
+              ].join(' · ')
+            : `turn ${sequence.turns[position]} · ${sequence.tokens[position]} token(s) of context`;
+          const advantage = sequence.advantages[position] ?? 0;
+          return (
+            <span
+              key={position}
+              className={`token${sequence.loss[position] === 1 ? ' loss' : ''}${sequence.advantageMask[position] === 1 ? ' advantage' : ''}${images.has(position) ? ' image' : ''}${masked ? (advantage > 0 ? ' positive' : advantage < 0 ? ' negative' : '') : ''}`}
+              title={title}
+              data-advantage={masked ? advantage : undefined}
+            >
+              {piece}
+            </span>
+          );
+        })}
+      </div>
+    </div>
   );
 }

@@ -63,6 +63,13 @@ export function RunPage({ run, episodeId }: { run: string; episodeId: string | u
   const shown = useMemo(() => filterEpisodes(episodes, filter, matches), [episodes, filter, matches]);
   const families = useMemo(() => [...new Set(episodes.map((episode) => episode.family ?? episode.envId))].sort(), [episodes]);
   const tools = useMemo(() => [...new Set(episodes.flatMap((episode) => episode.tools))].sort(), [episodes]);
+  // A training run's stored episodes: their phases, steps and (within the chosen step) groups.
+  const phases = useMemo(() => [...new Set(episodes.flatMap((episode) => (episode.phase === undefined ? [] : [episode.phase])))].sort(), [episodes]);
+  const steps = useMemo(() => [...new Set(episodes.flatMap((episode) => (episode.step === undefined ? [] : [episode.step])))].sort((a, b) => a - b), [episodes]);
+  const groups = useMemo(
+    () => [...new Set(episodes.flatMap((episode) => (episode.groupId !== undefined && episode.phase === 'grpo' && (filter.step === '' || episode.step === Number(filter.step)) ? [episode.groupId] : [])))],
+    [episodes, filter.step],
+  );
   const position = shown.findIndex((episode) => episode.id === episodeId);
 
   const go = useCallback(
@@ -159,6 +166,45 @@ export function RunPage({ run, episodeId }: { run: string; episodeId: string | u
                   ))}
                 </select>
               </label>
+              {phases.length > 0 && (
+                <label>
+                  phase
+                  <select aria-label="phase" value={filter.phase} onChange={(event) => set({ phase: event.target.value })}>
+                    <option value="">all</option>
+                    {phases.map((phase) => (
+                      <option key={phase} value={phase}>
+                        {phase === 'eval' ? 'evaluations' : phase.toUpperCase()}
+                      </option>
+                    ))}
+                    <option value="trained">trained on</option>
+                    <option value="left-out">left out of the update</option>
+                  </select>
+                </label>
+              )}
+              {steps.length > 0 && (
+                <label>
+                  step
+                  <select aria-label="step" value={filter.step} onChange={(event) => set({ step: event.target.value, group: '' })}>
+                    <option value="">all</option>
+                    {steps.map((step) => (
+                      <option key={step} value={String(step)}>
+                        {step}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+              )}
+              {groups.length > 0 && (
+                <label>
+                  group
+                  <select aria-label="group" value={filter.group} onChange={(event) => set({ group: event.target.value })}>
+                    <option value="">all</option>
+                    {groups.map((group) => (
+                      <option key={group}>{group}</option>
+                    ))}
+                  </select>
+                </label>
+              )}
               <label>
                 seed
                 <input aria-label="seed" inputMode="numeric" value={filter.seed} onChange={(event) => set({ seed: event.target.value })} />
@@ -227,6 +273,8 @@ function EpisodeList({ run, episodes, selected }: { run: string; episodes: Episo
           >
             <span className="mark">{episode.success ? '✓' : episode.failed ? '!' : '✗'}</span>
             <span className="seed">seed {episode.seed ?? '–'}</span>
+            {episode.step !== undefined && <span className="step">@{episode.step}</span>}
+            {episode.advantage !== undefined && <span className={`advantage${episode.trained === false ? ' left-out' : ''}`}>A {number(episode.advantage)}</span>}
             <span className="reward">{number(episode.totalReward)}</span>
             <span className="turns">{episode.turns}t</span>
             <span className="tools">{episode.tools.join(' ')}</span>

@@ -29,6 +29,13 @@ export interface EpisodeSummary {
   family?: string;
   /** The training step the episode was played for, when known. */
   step?: number;
+  /** What played it in a training run: a GRPO group, a PPO batch, or an evaluation (`trajectory.training`). */
+  phase?: 'grpo' | 'ppo' | 'eval';
+  /** Whether the trainer trained on it, and why not (`trajectory.training`). */
+  trained?: boolean;
+  leftOut?: string;
+  /** GRPO: its advantage within its group. */
+  advantage?: number;
 }
 
 /** A run as the runs page shows it. */
@@ -242,8 +249,15 @@ export class RunIndex {
     };
     if (family !== undefined && family !== trajectory.envId) summary.family = family;
     if (trajectory.groupId !== undefined) summary.groupId = trajectory.groupId;
-    const step = trajectory.metadata?.step;
+    const step = trajectory.training?.step ?? trajectory.metadata?.step;
     if (typeof step === 'number') summary.step = step;
+    const training = trajectory.training;
+    if (training !== undefined) {
+      summary.phase = training.phase;
+      if (training.trained !== undefined) summary.trained = training.trained;
+      if (training.leftOut !== undefined) summary.leftOut = training.leftOut;
+      if (training.advantage !== undefined) summary.advantage = training.advantage;
+    }
     const stored: StoredEpisode = { summary, file, json: JSON.stringify(summary), offset, length, text: texts.join('\n') };
     this.#episodes.push(stored);
     this.#byId.set(summary.id, stored);

@@ -90,4 +90,70 @@ export interface Trajectory {
   /** ISO 8601 time. */
   endedAt?: string;
   metadata?: Record<string, unknown>;
+  /** What a trainer made of the episode, when a training run stored it (see TrajectoryTraining). */
+  training?: TrajectoryTraining;
+}
+
+/** Why a trainer played an episode but trained on none of its tokens. */
+export type TrainingLeftOut =
+  /** It stopped on an error. */
+  | 'failed'
+  /** GRPO: every episode of its group scored the same (advantage 0). */
+  | 'uniform-group'
+  /** GRPO: its group was outside the reward-variance top fraction. */
+  | 'reward-variance'
+  /** The turn cap cut it and over-turn episodes are masked. */
+  | 'truncated'
+  /** None of its tokens kept a loss (e.g. every response ran out of tokens). */
+  | 'no-trained-tokens';
+
+/**
+ * An episode as a trainer used it: the phase and step that played it, GRPO's score and advantage,
+ * and the training sequences built from it token by token, with the masks and per-token values the
+ * losses read. Stored with training runs' episodes so that what a step trained on can be looked at.
+ */
+export interface TrajectoryTraining {
+  /** The phase that played it: a GRPO group, a PPO batch, or a held-out evaluation. */
+  phase: 'grpo' | 'ppo' | 'eval';
+  /** The step the episode was played for (an evaluation's: the step it evaluated). */
+  step: number;
+  /** GRPO: what the episode was scored (its return, or 1/0 for success). */
+  score?: number;
+  /** GRPO: its advantage within its group (broadcast over its advantage-masked tokens). */
+  advantage?: number;
+  /** Whether any of its tokens carried loss in the update (absent for evaluations). */
+  trained?: boolean;
+  /** Why it was not trained on. */
+  leftOut?: TrainingLeftOut;
+  /** The sequences the trainer built from it (none for evaluations or left-out episodes). */
+  sequences: TrainedSequence[];
+}
+
+/**
+ * A training sequence as parallel lists of pieces: each token on the loss or advantage mask is a
+ * piece of its own, the runs of context tokens between them are joined into one piece, and an
+ * image's tokens are one piece (listed in `imagePieces`).
+ */
+export interface TrainedSequence {
+  /** The decoded text of each piece. */
+  pieces: string[];
+  /** How many tokens each piece holds. */
+  tokens: number[];
+  /** The trajectory turn of each piece (-1: the system prompt and template tokens). */
+  turns: number[];
+  /** REFERENCE §5's M^loss of each piece (1: the token's log-prob is in the loss). */
+  loss: number[];
+  /** M^adv of each piece (1: the token takes part in advantage estimation). */
+  advantageMask: number[];
+  /** The advantage each piece's token was trained with (0 off the advantage mask). */
+  advantages: number[];
+  /** The sampler's log-prob of each loss piece (0 elsewhere), when its turn recorded them. */
+  logprobs?: number[];
+  /** PPO: the critic's value and the return (GAE's target) of each piece. */
+  values?: number[];
+  returns?: number[];
+  /** Indexes of the pieces that are images. */
+  imagePieces: number[];
+  /** Tokens cut off on the left to fit the context. */
+  truncatedTokens: number;
 }
