@@ -18,6 +18,8 @@ writeFileSync(
 );
 mkdirSync(join(root, 'packages', 'rollout', 'bench'), { recursive: true });
 writeFileSync(join(root, 'packages', 'rollout', 'bench', 'bench.mjs'), "console.error('boom'); process.exit(3);\n");
+mkdirSync(join(root, 'apps', 'runner', 'bench'), { recursive: true });
+writeFileSync(join(root, 'apps', 'runner', 'bench', 'episode-store.mjs'), "console.log(JSON.stringify({ bench: 'episode-store', args: process.argv.slice(2) }));\n");
 
 async function bench(args: string[]): Promise<{ exitCode: number; out: string[]; err: string[] }> {
   const out: string[] = [];
@@ -52,6 +54,15 @@ describe('saccade bench', () => {
     const list = await bench([]);
     expect(list.exitCode).toBe(EXIT_SUCCESS);
     expect(list.out.some((line) => line.startsWith('tools-ocr'))).toBe(true);
+  });
+
+  test('a suite named by its script (episode-store) runs that script', async () => {
+    const { exitCode, out } = await bench(['episode-store', '--json', '--args=--steps 2']);
+    expect(exitCode).toBe(EXIT_SUCCESS);
+    expect(JSON.parse(out.join('\n'))).toEqual({ bench: 'episode-store', args: ['--steps', '2'] });
+    const list = await bench([]);
+    expect(list.out).toContain('episode-store apps/runner/bench/episode-store.mjs');
+    expect(list.out).toContain('rl            apps/runner/bench/bench.mjs');
   });
 
   test('parseBenchOutput finds the JSON after other lines', () => {

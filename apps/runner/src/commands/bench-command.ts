@@ -6,7 +6,7 @@ import { Command } from 'commander';
 import { EXIT_FAILURE, EXIT_SUCCESS, EXIT_USAGE } from '../exit-codes';
 import type { Output } from '../output';
 
-/** Suite name → the package folder whose `bench/bench.mjs` runs it. */
+/** Suite name → the package folder whose `bench/bench.mjs` runs it, or the script itself (`….mjs`). */
 export const BENCH_SUITES: Readonly<Record<string, string>> = {
   models: 'packages/models',
   tensor: 'packages/tensor',
@@ -17,7 +17,15 @@ export const BENCH_SUITES: Readonly<Record<string, string>> = {
   'tools-ocr': 'packages/tools/ocr',
   // Reinforcement learning on two cores: start × algorithm → held-out success over minutes.
   rl: 'apps/runner',
+  // What storing a training run's episodes (episodeStore) costs a GRPO step, and their bytes.
+  'episode-store': 'apps/runner/bench/episode-store.mjs',
 };
+
+/** The script a suite runs. */
+function suiteScript(root: string, name: string): string {
+  const entry = BENCH_SUITES[name]!;
+  return entry.endsWith('.mjs') ? join(root, entry) : join(root, entry, 'bench', 'bench.mjs');
+}
 
 export interface BenchCommandSettings {
   /** The repository root (default: found above the working directory, then above this file). */
@@ -47,7 +55,7 @@ export function benchCommand(output: Output, setExitCode: (code: number) => void
       const extra = flags.args === undefined ? [] : flags.args.split(/\s+/).filter((argument) => argument.length > 0);
       const names = flags.all ? Object.keys(BENCH_SUITES) : suites;
       if (names.length === 0) {
-        for (const [name, folder] of Object.entries(BENCH_SUITES)) output.log(`${name.padEnd(12)} ${folder}/bench/bench.mjs`);
+        for (const [name, entry] of Object.entries(BENCH_SUITES)) output.log(`${name.padEnd(13)} ${entry.endsWith('.mjs') ? entry : `${entry}/bench/bench.mjs`}`);
         setExitCode(EXIT_SUCCESS);
         return;
       }
@@ -66,7 +74,7 @@ export function benchCommand(output: Output, setExitCode: (code: number) => void
       const results: Record<string, unknown> = {};
       let failed = false;
       for (const name of names) {
-        const script = join(root, BENCH_SUITES[name]!, 'bench', 'bench.mjs');
+        const script = suiteScript(root, name);
         if (!existsSync(script)) {
           output.error(`${name}: ${script} does not exist`);
           failed = true;
