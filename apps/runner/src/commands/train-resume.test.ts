@@ -19,6 +19,7 @@ sft: { steps: 6, batchSize: 4, evalEvery: 2 }
 grpo: { steps: 4, promptsPerStep: 2, groupSize: 3, maxTokens: 12, evalEvery: 2, skipUniformGroups: false }
 checkpointEvery: 2
 workers: 0
+episodeStore: { trainEvery: 2 }
 `;
 
 const quiet = { log: () => {}, error: () => {} };
@@ -38,14 +39,25 @@ async function killAfterCheckpoint(args: string[], folder: string, killAt: numbe
 
 /** metrics.jsonl without wall-clock fields: what must match between runs. */
 function metrics(folder: string): Record<string, unknown>[] {
-  const timing = new Set(['time', 'seconds', 'tokensPerSecond', 'episodesPerSecond', 'rolloutSeconds', 'updateSeconds']);
+  const timing = new Set(['time', 'seconds', 'tokensPerSecond', 'episodesPerSecond', 'rolloutSeconds', 'updateSeconds', 'recordSeconds']);
   return readFileSync(join(folder, 'metrics.jsonl'), 'utf8')
     .trim()
     .split('\n')
     .map((line) => Object.fromEntries(Object.entries(JSON.parse(line) as Record<string, unknown>).filter(([key]) => !timing.has(key))));
 }
 
-test('a run killed in SFT and again in GRPO, resumed each time, ends with the metrics, weights and optimiser state of an uninterrupted run, bit for bit', { timeout: 300_000 }, async () => {
+/** A stored trajectory file without wall-clock fields, one entry per id (the first: a resumed run plays the steps after its checkpoint again). */
+function storedEpisodes(folder: string, name: string): unknown[] {
+  const byId = new Map<string, unknown>();
+  const lines = readFileSync(join(folder, 'trajectories', `${name}.jsonl`), 'utf8').trim().split('\n');
+  for (const line of lines) {
+    const { startedAt: _started, endedAt: _ended, turns, ...trajectory } = JSON.parse(line) as { id: string; startedAt: string; endedAt?: string; turns: { timing: unknown }[] };
+    if (!byId.has(trajectory.id)) byId.set(trajectory.id, { ...trajectory, turns: turns.map(({ timing: _timing, ...turn }) => turn) });
+  }
+  return [...byId.values()];
+}
+
+test('a run killed in SFT and again in GRPO, resumed each time, ends with the metrics, weights, optimiser state and stored episodes of an uninterrupted run, bit for bit', { timeout: 300_000 }, async () => {
   const file = join(scratch, 'config.yaml');
   writeFileSync(file, config);
   const whole = await runCli(['train', '--config', file, '--name', 'whole', '--out', scratch, '--plain'], quiet);
@@ -77,4 +89,11 @@ test('a run killed in SFT and again in GRPO, resumed each time, ends with the me
   const events = readFileSync(join(folder, 'events.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { type: string; step?: number });
   expect(events.filter((event) => event.type === 'run-end')).toHaveLength(1);
   expect(events.filter((event) => event.type === 'update-end').map((event) => event.step)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  // The stored GRPO steps (8 and 10: 6 episodes each) and evaluations (0, 2, …, 10: 3 each), records and masks included.
+  const training = storedEpisodes(folder, 'training');
+  expect(training.map((episode) => (episode as { id: string }).id.split('-')[0])).toEqual([...new Array(6).fill('s8'), ...new Array(6).fill('s10')]);
+  expect(training).toEqual(storedEpisodes(join(scratch, 'whole'), 'training'));
+  const evaluations = storedEpisodes(folder, 'evaluations');
+  expect(evaluations).toHaveLength(18);
+  expect(evaluations).toEqual(storedEpisodes(join(scratch, 'whole'), 'evaluations'));
 });
