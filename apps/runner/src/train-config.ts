@@ -102,6 +102,12 @@ export const trainConfigSchema = z
         /** false: Dr. GRPO's advantages (score − group mean, no division by the group's std). */
         normalizeStd: z.boolean().default(true),
         skipUniformGroups: z.boolean().default(true),
+        /**
+         * DAPO's dynamic sampling (verl's filter_groups.max_num_gen_batches): while fewer than
+         * promptsPerStep of a step's groups vary, play another batch of fresh seeds, up to this many
+         * batches; the update takes the first promptsPerStep varied groups. 1: off.
+         */
+        maxSampledBatches: z.number().int().positive().default(1),
         /** Train on this fraction of each step's groups, those whose scores vary most (VAGEN main's reward_variance_top_p). */
         rewardVarianceTopP: z.number().gt(0).max(1).default(1),
         /** Over-turn masking (Mini-o3): episodes the turn cap cut get no gradient. */

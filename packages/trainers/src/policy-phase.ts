@@ -38,8 +38,11 @@ export interface PolicyPhase {
   evaluate: (step: number) => Promise<PolicyEvaluation>;
   /** How the phase plays and tokenises episodes. */
   episodes: PolicyEpisodes;
-  /** Step `step`'s training episodes with the sampling policy, `groupSize` per seed; the sampler's seed is drawn from `rng`. */
-  play: (seeds: readonly number[], groupSize: number, rng: Rng, step: number) => Promise<PlayedBatch>;
+  /**
+   * Step `step`'s training episodes with the sampling policy, `groupSize` per seed; the sampler's
+   * seed is drawn from `rng`. Ids start `s<step + 1>-` (`batchId` replaces that prefix).
+   */
+  play: (seeds: readonly number[], groupSize: number, rng: Rng, step: number, batchId?: string) => Promise<PlayedBatch>;
   /**
    * Hands step `step`'s episodes, as the trainer used them, to the settings' recorder when it wants
    * that step (the run's episode store); the time it took is reported with the rollout (`recordSeconds`).
@@ -88,8 +91,8 @@ export async function startPolicyPhase(
     evaluations,
     evaluate,
     episodes,
-    play: (seeds, groupSize, rng, step) =>
-      episodes.play(seeds, { groupSize, temperature: settings.temperature ?? 1, seed: Math.floor(rng.next() * 2 ** 31), step: step + 1 }),
+    play: (seeds, groupSize, rng, step, batchId) =>
+      episodes.play(seeds, { groupSize, temperature: settings.temperature ?? 1, seed: Math.floor(rng.next() * 2 ** 31), step: step + 1, ...(batchId === undefined ? {} : { batchId }) }),
     record: async (phase, step, used, batch) => {
       const recorder = settings.recorder;
       if (recorder === undefined || !recorder.wants(phase, step)) return;

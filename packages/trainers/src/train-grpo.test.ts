@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { colourAt, COLOUR_STEPS_ID, registerColourSteps } from '../test/colour-steps-env';
 import { policyShardLoss, type PolicyExample, type PolicyLossContext } from './losses/policy-loss';
 import { createPolicyEpisodes } from './policy-episodes';
-import { grpoBatch, policyExamples, trainGrpo } from './train-grpo';
+import { grpoBatch, policyExamples, trainGrpo, variedGroups } from './train-grpo';
 
 const scratch = mkdtempSync(join(tmpdir(), 'saccade-grpo-'));
 const episodeSettings = { envId: COLOUR_STEPS_ID, view: 'image' as const, historyWindow: 0, maxTurns: 2, maxTokens: 24 };
@@ -74,6 +74,54 @@ describe('grpoBatch', () => {
     const masked = await grpoBatch(capped, cut, { score: 'return', maskTruncatedEpisodes: true });
     expect(masked.examples).toHaveLength(0);
     expect(masked.statistics.maskedTruncatedEpisodes).toBe(4);
+    model.dispose();
+  });
+});
+
+describe('dynamic sampling (maxSampledBatches)', () => {
+  test('variedGroups names the groups whose scores differ, in batch order, failed episodes left out', async () => {
+    const model = VisionLanguageModel.create({ preset: 'tiny', seed: 0 });
+    const episodes = await createPolicyEpisodes(model, episodeSettings, model);
+    const right = (seed: number, turn: number): string => `<answer>${colourAt(seed, turn)}</answer>`;
+    const wrong = '<answer>none</answer>';
+    // Returns: seed 1: 2 | 0; seed 2: 1 | 1 (uniform); seed 3: 0 | 1.
+    const responses = [right(1, 0), right(1, 1), wrong, wrong, right(2, 0), wrong, wrong, right(2, 1), wrong, wrong, right(3, 0), wrong];
+    const batch = await episodes.play([1, 2, 3], { groupSize: 2, temperature: 1, seed: 0, agent: new MockAgent({ responses }), concurrency: 1 });
+    expect(batch.trajectories.map((trajectory) => trajectory.totalReward)).toEqual([2, 0, 1, 1, 0, 1]);
+    expect(variedGroups(batch, { score: 'return' })).toEqual(['s0-0', 's0-2']);
+    // By success (both turns right): only seed 1's group differs.
+    expect(variedGroups(batch, { score: 'success' })).toEqual(['s0-0']);
+    model.dispose();
+  });
+
+  test('while every group is uniform it plays its most batches a step, reports them, and trains on nothing', async () => {
+    // An untrained policy never succeeds: every group scores 0 by success.
+    const model = VisionLanguageModel.create({ preset: 'tiny', seed: 0 });
+    const events: RunEvent[] = [];
+    await trainGrpo(
+      model,
+      {
+        ...episodeSettings,
+        maxTokens: 8,
+        trainSeeds: { start: 1000, count: 50 },
+        evalSeeds: { start: 0, count: 2 },
+        steps: 1,
+        promptsPerStep: 2,
+        groupSize: 2,
+        score: 'success',
+        maxSampledBatches: 3,
+        learningRate: 1e-3,
+        evalEvery: 10,
+        seed: 0,
+        workers: 0,
+      },
+      (event) => events.push(event),
+    );
+    const rollout = events.find((event) => event.type === 'rollout-end');
+    expect(rollout).toMatchObject({ episodes: 12, metrics: { sampledBatches: 3, uniformGroups: 1, trainedSequences: 0 } });
+    // The extra batches' episodes have ids of their own (apart from the evaluation's, e1-…).
+    const started = events.flatMap((event) => (event.type === 'episode-start' && event.step === 1 ? [event.episodeId.split('-')[0]] : []));
+    expect(new Set(started)).toEqual(new Set(['s1', 's1b1', 's1b2', 'e1']));
     model.dispose();
   });
 });

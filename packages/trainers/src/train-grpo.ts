@@ -1,7 +1,7 @@
 import { createRng } from '@saccade/core';
 import { trajectorySuccess } from '@saccade/rollout';
 import type { LossReference, VisionLanguageModel } from '@saccade/models';
-import type { RunEvent } from '@saccade/spec';
+import type { RunEvent, Trajectory } from '@saccade/spec';
 import type * as tf from '@tensorflow/tfjs-core';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
@@ -36,6 +36,12 @@ export interface TrainGrpoSettings extends EpisodeSettings {
   normalizeStd?: boolean;
   /** Drop groups whose returns are all equal: their advantages are 0 (DAPO's dynamic sampling). Default true. */
   skipUniformGroups?: boolean;
+  /**
+   * DAPO's dynamic sampling (verl's `filter_groups.max_num_gen_batches`): when fewer than
+   * `promptsPerStep` of a step's groups have scores that vary, play up to this many batches of
+   * fresh seeds in all, and train on the first `promptsPerStep` varied groups. Default 1: one batch.
+   */
+  maxSampledBatches?: number;
   /**
    * Train only on this fraction of each step's groups, those whose scores vary most (RAGEN's
    * StarPO-S, VAGEN main's `reward_variance_top_p`). Default 1: every group.
@@ -124,8 +130,15 @@ export async function trainGrpo(
       settings.signal?.throwIfAborted();
       const rolloutStarted = performance.now();
       const stepRng = createRng(settings.seed).fork(`grpo-step-${step}`);
-      const prompts = Array.from({ length: settings.promptsPerStep }, () => trainSeeds[Math.floor(stepRng.next() * trainSeeds.length)]!);
-      const batch = await phase.play(prompts, settings.groupSize, stepRng, step);
+      const draw = (): number[] => Array.from({ length: settings.promptsPerStep }, () => trainSeeds[Math.floor(stepRng.next() * trainSeeds.length)]!);
+      let played = await phase.play(draw(), settings.groupSize, stepRng, step);
+      let sampledBatches = 1;
+      for (; sampledBatches < (settings.maxSampledBatches ?? 1) && variedGroups(played, settings).length < settings.promptsPerStep; sampledBatches++) {
+        const more = await phase.play(draw(), settings.groupSize, stepRng, step, `s${step + 1}b${sampledBatches}`);
+        played = { trajectories: [...played.trajectories, ...more.trajectories], images: new Map([...played.images, ...more.images]) };
+      }
+      // Dynamic sampling trains on the first promptsPerStep varied groups; the rollout's metrics are every played episode's.
+      const batch = sampledBatches > 1 ? firstVariedGroups(played, settings) : played;
       const rolloutSeconds = (performance.now() - rolloutStarted) / 1000;
       const { examples, statistics, used } = await grpoBatch(phase.episodes, batch, settings);
       await phase.record('grpo', step + 1, used, batch);
@@ -134,7 +147,8 @@ export async function trainGrpo(
       const sampled = examples.some((example) => example.sampledLogProbs);
       if (sampled || (settings.epochs ?? 1) * (settings.miniBatches ?? 1) > 1) attachOldLogProbs(model, examples, phase.sampling);
       if (reference) attachReferenceLogProbs(reference, examples, phase.sampling);
-      phase.reportRollout(step, batch, examples.length, rolloutSeconds, statistics);
+      const dynamic: Record<string, number> = (settings.maxSampledBatches ?? 1) > 1 ? { sampledBatches, uniformGroups: uniformShare(played, settings) } : {};
+      phase.reportRollout(step, played, examples.length, rolloutSeconds, { ...statistics, ...dynamic });
 
       const updateStarted = performance.now();
       const { metrics, tokens } = await runPolicyUpdates({
@@ -159,6 +173,35 @@ export async function trainGrpo(
     await phase.close();
   }
   return { steps: step, seconds: phase.seconds(), evaluations: phase.evaluations };
+}
+
+/** An episode's GRPO score: its return, or 1/0 for success. */
+function episodeScore(trajectory: Trajectory, score: TrainGrpoSettings['score']): number {
+  return (score ?? 'return') === 'success' ? (trajectorySuccess(trajectory) ? 1 : 0) : trajectory.totalReward;
+}
+
+/** The ids of a batch's groups whose episodes' scores differ (failed episodes left out), in batch order. */
+export function variedGroups(batch: PlayedBatch, settings: Pick<TrainGrpoSettings, 'score'>): string[] {
+  const scores = new Map<string, Set<number>>();
+  for (const trajectory of batch.trajectories) {
+    if (trajectory.error !== undefined) continue;
+    const key = trajectory.groupId ?? trajectory.id;
+    if (!scores.has(key)) scores.set(key, new Set());
+    scores.get(key)!.add(episodeScore(trajectory, settings.score));
+  }
+  return [...scores].filter(([, values]) => values.size > 1).map(([key]) => key);
+}
+
+/** The share of a played batch's groups whose scores are all equal. */
+function uniformShare(batch: PlayedBatch, settings: Pick<TrainGrpoSettings, 'score'>): number {
+  const groups = new Set(batch.trajectories.filter((trajectory) => trajectory.error === undefined).map((trajectory) => trajectory.groupId ?? trajectory.id));
+  return groups.size === 0 ? 0 : 1 - variedGroups(batch, settings).length / groups.size;
+}
+
+/** The batch's first `promptsPerStep` varied groups (dynamic sampling's batch), uniform groups dropped. */
+function firstVariedGroups(batch: PlayedBatch, settings: Pick<TrainGrpoSettings, 'score' | 'promptsPerStep'>): PlayedBatch {
+  const kept = new Set(variedGroups(batch, settings).slice(0, settings.promptsPerStep));
+  return { trajectories: batch.trajectories.filter((trajectory) => kept.has(trajectory.groupId ?? trajectory.id)), images: batch.images };
 }
 
 /** What GRPO's advantages depend on. */
@@ -201,7 +244,7 @@ export async function grpoBatch(
     if (!groupNumbers.has(key)) groupNumbers.set(key, groupNumbers.size);
     return groupNumbers.get(key)!;
   });
-  const scores = trajectories.map((trajectory) => ((settings.score ?? 'return') === 'success' ? (trajectorySuccess(trajectory) ? 1 : 0) : trajectory.totalReward));
+  const scores = trajectories.map((trajectory) => episodeScore(trajectory, settings.score));
   const advantages = computeGrpoAdvantages({ scores, groupIds, normalizeStd: settings.normalizeStd ?? true });
   const groupScores = new Map<number, number[]>();
   trajectories.forEach((_, index) => groupScores.set(groupIds[index]!, [...(groupScores.get(groupIds[index]!) ?? []), scores[index]!]));
