@@ -4,7 +4,7 @@ export { createFileControl, type RunControl } from './run-control';
 export type { ControlCommand } from '@saccade/runs';
 export { combineFeeds, feedFromSource, type RunEventEmitter, type RunEventSource, type RunFeed, type RunFeedHandlers } from './run-feed';
 export { runFolderFeed, runFolderImageLoader, type RunFolderFeedOptions } from './run-folder-feed';
-export { JsonLinesFollower, type FollowedLine } from './json-lines-follower';
+export { JsonLinesFollower, type FollowedLine } from '@saccade/runs';
 export {
   addTrajectory,
   CHART_NAMES,

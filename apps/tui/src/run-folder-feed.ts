@@ -1,9 +1,8 @@
 import type { ImageRef, RunEvent, Trajectory } from '@saccade/spec';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { RUN_FILES, runPaths } from '@saccade/runs';
+import { JsonLinesFollower, RUN_FILES, runPaths } from '@saccade/runs';
 import type { ImageLoader } from './components/episode-panel';
-import { JsonLinesFollower } from './json-lines-follower';
 import { describeInvalidEvent, type RunFeed } from './run-feed';
 
 export interface RunFolderFeedOptions {

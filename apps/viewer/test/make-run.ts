@@ -4,6 +4,7 @@ import { createMockAgent } from '@saccade/agents';
 import { makeEnv, registerEnv, ToolUseWrapper } from '@saccade/core';
 import { renderSvg } from '@saccade/image';
 import { openTrajectoryStore, runRollouts, trajectorySuccess, type TrajectoryStore } from '@saccade/rollout';
+import { runPaths, trajectoriesFile } from '@saccade/runs';
 import type { Env, RunEvent, StepResult } from '@saccade/spec';
 import { zoomTool } from '@saccade/tool-zoom';
 
@@ -89,9 +90,9 @@ export async function makeRun(folder: string, name: string, seeds: number[]): Pr
   registerColourSquareEnv();
   const path = join(folder, name);
   mkdirSync(path, { recursive: true });
-  const emit = (event: RunEvent) => appendFileSync(join(path, 'events.jsonl'), `${JSON.stringify(event)}\n`);
+  const emit = (event: RunEvent) => appendFileSync(runPaths(path).events, `${JSON.stringify(event)}\n`);
   emit({ type: 'run-start', time: new Date().toISOString(), runName: name, config: { command: 'eval', env: { id: ENV_ID } } });
-  const store = await openTrajectoryStore({ path: join(path, 'trajectories', 'episodes.jsonl') });
+  const store = await openTrajectoryStore({ path: trajectoriesFile(path, 'episodes') });
   let step = 0;
   const play = async (more: number[]) => {
     await runRollouts({
@@ -113,7 +114,7 @@ export async function makeRun(folder: string, name: string, seeds: number[]): Pr
         }),
     });
     step++;
-    appendFileSync(join(path, 'metrics.jsonl'), `${JSON.stringify({ kind: 'eval', step, time: new Date(Date.now() + step * 60_000).toISOString(), success: 0.5 + step / 10 })}\n`);
+    appendFileSync(runPaths(path).metrics, `${JSON.stringify({ kind: 'eval', step, time: new Date(Date.now() + step * 60_000).toISOString(), success: 0.5 + step / 10 })}\n`);
   };
   await play(seeds);
   return {
@@ -122,7 +123,7 @@ export async function makeRun(folder: string, name: string, seeds: number[]): Pr
     play,
     end: () => {
       emit({ type: 'run-end', time: new Date().toISOString(), status: 'completed' });
-      writeFileSync(join(path, 'summary.json'), '{}\n');
+      writeFileSync(runPaths(path).summary, '{}\n');
     },
   };
 }

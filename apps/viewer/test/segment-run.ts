@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { createMockAgent } from '@saccade/agents';
 import { makeEnv, ToolUseWrapper } from '@saccade/core';
 import { openTrajectoryStore, runRollouts, trajectorySuccess } from '@saccade/rollout';
+import { runPaths, trajectoriesFile } from '@saccade/runs';
 import type { RunEvent } from '@saccade/spec';
 import { createSegmentTool, type Segmenter } from '@saccade/tool-segment';
 import { ENV_ID, IMAGE, registerColourSquareEnv, squareOf } from './make-run';
@@ -40,11 +41,11 @@ export async function makeSegmentRun(folder: string, name: string, seed: number)
   registerColourSquareEnv();
   const path = join(folder, name);
   mkdirSync(path, { recursive: true });
-  const emit = (event: RunEvent) => appendFileSync(join(path, 'events.jsonl'), `${JSON.stringify(event)}\n`);
+  const emit = (event: RunEvent) => appendFileSync(runPaths(path).events, `${JSON.stringify(event)}\n`);
   emit({ type: 'run-start', time: new Date().toISOString(), runName: name, config: { command: 'eval', env: { id: ENV_ID } } });
   const square = squareOf(seed);
   const centre = [square.x + square.size / 2, square.y + square.size / 2];
-  const store = await openTrajectoryStore({ path: join(path, 'trajectories', 'episodes.jsonl') });
+  const store = await openTrajectoryStore({ path: trajectoriesFile(path, 'episodes') });
   await runRollouts({
     prompts: [{ envId: ENV_ID, seed }],
     agent: () =>

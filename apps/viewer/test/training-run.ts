@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { createMockAgent } from '@saccade/agents';
 import { VisionLanguageModel } from '@saccade/models';
 import { openTrajectoryStore } from '@saccade/rollout';
+import { runPaths, trajectoriesFile } from '@saccade/runs';
 import type { RunEvent } from '@saccade/spec';
 import { initTensor } from '@saccade/tensor';
 import { createPolicyEpisodes, grpoBatch, recordedEpisodes } from '@saccade/trainers';
@@ -23,7 +24,7 @@ export async function makeTrainingRun(folder: string, name: string, step: number
   registerColourSquareEnv();
   const path = join(folder, name);
   mkdirSync(path, { recursive: true });
-  const emit = (event: RunEvent) => appendFileSync(join(path, 'events.jsonl'), `${JSON.stringify(event)}\n`);
+  const emit = (event: RunEvent) => appendFileSync(runPaths(path).events, `${JSON.stringify(event)}\n`);
   emit({ type: 'run-start', time: new Date().toISOString(), runName: name, config: { command: 'train', env: { id: ENV_ID } } });
   const model = VisionLanguageModel.create({ preset: 'tiny', seed: 0 });
   try {
@@ -31,7 +32,7 @@ export async function makeTrainingRun(folder: string, name: string, step: number
     const responses = [right(0), WRONG, WRONG, WRONG];
     const batch = await episodes.play([0, 1], { groupSize: 2, temperature: 1, seed: 0, step, agent: createMockAgent({ responses }), concurrency: 1 });
     const { used } = await grpoBatch(episodes, batch, { score: 'success' });
-    const store = await openTrajectoryStore({ path: join(path, 'trajectories', 'training.jsonl') });
+    const store = await openTrajectoryStore({ path: trajectoriesFile(path, 'training') });
     for (const trajectory of recordedEpisodes(used, 'grpo', step, episodes.tokenizer)) await store.append(trajectory, batch.images);
     await store.close();
     return { path, endToken: model.tokenizer.decode([model.tokenizer.endId]) };

@@ -14,6 +14,8 @@ export type { CheckpointEntry } from './checkpoints';
 
 // Files.
 export { readJsonLines } from './json-lines';
+export { JsonLinesFollower } from './json-lines-follower';
+export type { FollowedLine } from './json-lines-follower';
 export { writeFileAtomic } from './write-file-atomic';
 
 // Eval statistics.

@@ -3,9 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { groupAdvantage } from './episode-tokens';
-import { JsonLinesReader } from './json-lines-reader';
 import { listTrees, readTreeFile } from './mcts-trees';
-import { findRunFolders, RunIndex, wilsonInterval } from './run-index';
+import { findRunFolders, RunIndex } from './run-index';
 import { writeMctsTree } from '../../test/mcts-tree';
 
 const folders: string[] = [];
@@ -44,18 +43,6 @@ function trajectory(id: string, seed: number, success: boolean, action: string, 
   };
 }
 
-describe('JsonLinesReader', () => {
-  it('returns complete lines once each and waits for a line still being written', () => {
-    const file = join(temporary(), 'a.jsonl');
-    writeFileSync(file, '{"a":1}\n{"b":');
-    const reader = new JsonLinesReader();
-    expect(reader.read(file)).toEqual([{ text: '{"a":1}', offset: 0, length: 7 }]);
-    expect(reader.read(file)).toEqual([]);
-    appendFileSync(file, '2}\n');
-    expect(reader.read(file)).toEqual([{ text: '{"b":2}', offset: 8, length: 7 }]);
-  });
-});
-
 describe('RunIndex', () => {
   it('indexes a run folder, follows appended episodes and reads an episode back by its line', async () => {
     const run = join(temporary(), 'eval-a');
@@ -63,16 +50,23 @@ describe('RunIndex', () => {
     const file = join(run, 'trajectories', 'episodes.jsonl');
     writeFileSync(join(run, 'events.jsonl'), `${JSON.stringify({ type: 'run-start', time: '2026-01-01T00:00:00.000Z', runName: 'eval-a', config: { command: 'eval' } })}\n`);
     writeFileSync(file, `${JSON.stringify(trajectory('a', 0, true, 'The answer is <answer>RED</answer>', 'image_zoom_in_tool'))}\n${JSON.stringify(trajectory('b', 1, false, 'blue'))}\n`);
+    writeFileSync(join(run, 'metrics.jsonl'), '{"kind":"eval","step":1,"success":0.5}\nnot json\n');
     const index = new RunIndex(run);
-    index.refresh();
+    // Requests that overlap refresh at once: each line is read once.
+    await Promise.all([index.refresh(), index.refresh()]);
     expect(index.info()).toMatchObject({ name: 'eval-a', kind: 'eval', status: 'running', episodes: 2, successes: 1, toolCalls: 1, envIds: ['saccade/VisionQA-v1'], agentIds: ['qwen'] });
+    // The 95 % Wilson interval of 1 success in 2.
+    const [low, high] = index.info().successInterval!;
+    expect(low).toBeCloseTo(0.0945, 4);
+    expect(high).toBeCloseTo(0.9055, 4);
+    expect(index.metrics()).toEqual([{ kind: 'eval', step: 1, success: 0.5 }]);
     expect(index.episodes().map((episode) => [episode.index, episode.id, episode.success, episode.tools])).toEqual([
       [0, 'a', true, ['image_zoom_in_tool']],
       [1, 'b', false, []],
     ]);
     appendFileSync(file, `${JSON.stringify(trajectory('c', 2, false, 'a red square'))}\n`);
     appendFileSync(join(run, 'events.jsonl'), `${JSON.stringify({ type: 'run-end', time: '2026-01-01T00:01:00.000Z', status: 'completed' })}\n`);
-    index.refresh();
+    await index.refresh();
     expect(index.episodes(2).map((episode) => episode.id)).toEqual(['c']);
     expect(JSON.parse(index.episodesJson(1)).map((episode: { id: string }) => episode.id)).toEqual(['b', 'c']);
     expect(index.info().status).toBe('completed');
@@ -107,13 +101,13 @@ describe('RunIndex', () => {
 });
 
 describe('MCTS trees', () => {
-  it('lists the tree files of a data generate output and reads one, nothing outside it', () => {
+  it('lists the tree files of a data generate output and reads one, nothing outside it', async () => {
     const root = temporary();
     const data = join(root, 'vs-data');
     writeMctsTree(data);
     expect(findRunFolders(root)).toEqual([{ name: 'vs-data', path: data }]);
     const index = new RunIndex(data);
-    index.refresh();
+    await index.refresh();
     expect(index.info().kind).toBe('data');
     expect(listTrees(data)).toEqual([
       { file: 'vs-mcts.jsonl.trees/visual-search-7.json', taskId: 'visual-search-7', dataset: 'Procedural-VisualSearch', question: 'What colour is the ring?', answer: 'green', agentId: 'noisy-grounding', nodes: 4, rootValue: 0.5, rootVisits: 4 },
@@ -125,11 +119,7 @@ describe('MCTS trees', () => {
 });
 
 describe('statistics', () => {
-  it('gives the 95% Wilson interval and the GRPO advantage', () => {
-    const [low, high] = wilsonInterval(6, 9);
-    expect(low).toBeCloseTo(0.3542, 4);
-    expect(high).toBeCloseTo(0.8794, 4);
-    expect(wilsonInterval(0, 10)[0]).toBe(0);
+  it('gives the GRPO advantage', () => {
     // Rewards 1, 0, 0, 1: mean 0.5, std 0.5.
     expect(groupAdvantage(1, [1, 0, 0, 1])).toBeCloseTo(0.999998, 6);
     expect(groupAdvantage(0, [1, 0, 0, 1])).toBeCloseTo(-0.999998, 6);

@@ -2,8 +2,8 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { trajectorySuccess } from '@saccade/rollout';
+import { JsonLinesFollower, RUN_FILES, runPaths, wilsonInterval, type RunPaths } from '@saccade/runs';
 import type { RunEvent, Trajectory } from '@saccade/spec';
-import { JsonLinesReader } from './json-lines-reader';
 import { hasTreeFiles } from './mcts-trees';
 
 /** One episode as the list shows it: what the filters need, without turns or images. */
@@ -83,11 +83,13 @@ interface StoredEpisode {
 export class RunIndex {
   readonly name: string;
   readonly path: string;
+  readonly #paths: RunPaths;
   readonly #episodes: StoredEpisode[] = [];
   readonly #byId = new Map<string, StoredEpisode>();
-  readonly #trajectoryReaders = new Map<string, JsonLinesReader>();
-  readonly #events = new JsonLinesReader();
-  readonly #metrics = new JsonLinesReader();
+  /** The follower of each trajectory file, by its path relative to the run folder. */
+  readonly #trajectoryFollowers = new Map<string, JsonLinesFollower>();
+  readonly #events: JsonLinesFollower;
+  readonly #metrics: JsonLinesFollower;
   readonly #metricsRows: MetricsRowOut[] = [];
   #status: RunInfo['status'] = 'unknown';
   #startedAt: string | undefined;
@@ -99,27 +101,32 @@ export class RunIndex {
   constructor(path: string, name = basename(path)) {
     this.path = path;
     this.name = name;
+    this.#paths = runPaths(path);
+    this.#events = new JsonLinesFollower(this.#paths.events);
+    this.#metrics = new JsonLinesFollower(this.#paths.metrics);
   }
 
   /** Whether a folder looks like a run: events.jsonl, a trajectories folder or MCTS tree files. */
   static isRunFolder(path: string): boolean {
-    return existsSync(join(path, 'events.jsonl')) || existsSync(join(path, 'trajectories')) || hasTreeFiles(path);
+    const paths = runPaths(path);
+    return existsSync(paths.events) || existsSync(paths.trajectories) || hasTreeFiles(path);
   }
 
-  refresh(): void {
-    this.#readEvents();
-    this.#readMetrics();
-    const folder = join(this.path, 'trajectories');
+  /** Reads what the run's files gained since the last call. Overlapping calls read each line once. */
+  async refresh(): Promise<void> {
+    await this.#readEvents();
+    await this.#readMetrics();
+    const folder = this.#paths.trajectories;
     if (!existsSync(folder)) return;
     for (const name of readdirSync(folder).filter((entry) => entry.endsWith('.jsonl')).sort()) {
-      const file = `trajectories/${name}`;
-      let reader = this.#trajectoryReaders.get(file);
-      if (reader === undefined) {
-        reader = new JsonLinesReader();
-        this.#trajectoryReaders.set(file, reader);
+      const file = `${RUN_FILES.trajectories}/${name}`;
+      let follower = this.#trajectoryFollowers.get(file);
+      if (follower === undefined) {
+        follower = new JsonLinesFollower(join(folder, name));
+        this.#trajectoryFollowers.set(file, follower);
       }
-      for (const line of reader.read(join(this.path, file))) {
-        const trajectory = parseTrajectory(line.text);
+      for (const line of await follower.poll()) {
+        const trajectory = line.ok ? asTrajectory(line.value) : undefined;
         if (trajectory === undefined || this.#byId.has(trajectory.id)) continue;
         this.#add(trajectory, file, line.offset, line.length);
       }
@@ -200,7 +207,7 @@ export class RunIndex {
   /** An image file of the run: beside the trajectory files (the store's default) or at the run's top. */
   imagePath(fileName: string): string | undefined {
     if (!/^[0-9a-f]{16,128}\.(png|jpg|webp)$/.test(fileName)) return undefined;
-    for (const folder of [join(this.path, 'trajectories', 'images'), join(this.path, 'images')]) {
+    for (const folder of [join(this.#paths.trajectories, RUN_FILES.images), this.#paths.images]) {
       const file = join(folder, fileName);
       if (existsSync(file) && statSync(file).isFile()) return file;
     }
@@ -210,8 +217,8 @@ export class RunIndex {
   #kind(): string {
     const command = this.#config?.command;
     if (typeof command === 'string') return command;
-    if (existsSync(join(this.path, 'checkpoints'))) return 'train';
-    if (this.#trajectoryReaders.has('trajectories/episodes.jsonl')) return 'eval';
+    if (existsSync(this.#paths.checkpoints)) return 'train';
+    if (this.#trajectoryFollowers.has(`${RUN_FILES.trajectories}/episodes.jsonl`)) return 'eval';
     if (hasTreeFiles(this.path)) return 'data';
     return 'run';
   }
@@ -267,14 +274,11 @@ export class RunIndex {
     if (this.#updatedAt === undefined || ended > this.#updatedAt) this.#updatedAt = ended;
   }
 
-  #readEvents(): void {
-    for (const line of this.#events.read(join(this.path, 'events.jsonl'))) {
-      let event: RunEvent;
-      try {
-        event = JSON.parse(line.text) as RunEvent;
-      } catch {
-        continue;
-      }
+  async #readEvents(): Promise<void> {
+    for (const line of await this.#events.poll()) {
+      // A line that is not JSON is skipped; the rest of the file still shows.
+      if (!line.ok || typeof line.value !== 'object' || line.value === null) continue;
+      const event = line.value as RunEvent;
       if (typeof event.time === 'string' && (this.#updatedAt === undefined || event.time > this.#updatedAt)) this.#updatedAt = event.time;
       if (event.type === 'run-start') {
         this.#status = 'running';
@@ -286,14 +290,10 @@ export class RunIndex {
     }
   }
 
-  #readMetrics(): void {
-    for (const line of this.#metrics.read(join(this.path, 'metrics.jsonl'))) {
-      try {
-        const row = JSON.parse(line.text) as unknown;
-        if (typeof row === 'object' && row !== null && !Array.isArray(row)) this.#metricsRows.push(row as MetricsRowOut);
-      } catch {
-        // A line that is not JSON is skipped; the rest of the file still shows.
-      }
+  async #readMetrics(): Promise<void> {
+    for (const line of await this.#metrics.poll()) {
+      // A line that is not JSON is skipped; the rest of the file still shows.
+      if (line.ok && typeof line.value === 'object' && line.value !== null && !Array.isArray(line.value)) this.#metricsRows.push(line.value as MetricsRowOut);
     }
   }
 }
@@ -310,20 +310,16 @@ export function findRunFolders(path: string): { name: string; path: string }[] {
     .sort((a, b) => a.name.localeCompare(b.name));
 }
 
-/** The 95% Wilson score interval of a proportion. */
-export function wilsonInterval(successes: number, count: number, z = 1.959963984540054): [number, number] {
-  const p = successes / count;
-  const denominator = 1 + (z * z) / count;
-  const centre = (p + (z * z) / (2 * count)) / denominator;
-  const half = (z * Math.sqrt((p * (1 - p)) / count + (z * z) / (4 * count * count))) / denominator;
-  return [Math.max(0, centre - half), Math.min(1, centre + half)];
+/** A trajectory line's value as a trajectory, or undefined when it is none (no id or no turns). */
+function asTrajectory(value: unknown): Trajectory | undefined {
+  const trajectory = value as Trajectory;
+  if (typeof trajectory !== 'object' || trajectory === null || typeof trajectory.id !== 'string' || !Array.isArray(trajectory.turns)) return undefined;
+  return trajectory;
 }
 
 function parseTrajectory(text: string): Trajectory | undefined {
   try {
-    const value = JSON.parse(text) as Trajectory;
-    if (typeof value !== 'object' || value === null || typeof value.id !== 'string' || !Array.isArray(value.turns)) return undefined;
-    return value;
+    return asTrajectory(JSON.parse(text));
   } catch {
     return undefined;
   }

@@ -63,7 +63,7 @@ export async function startViewer(options: StartViewerOptions): Promise<Viewer> 
     throw new Error(`saccade view: the built front end is missing: expected ${join(appDirectory, 'index.html')} (build @saccade/viewer with \`pnpm build\`).`);
   }
   const runs = new Map<string, RunIndex>();
-  const runIndex = (name: string): RunIndex | undefined => {
+  const runIndex = async (name: string): Promise<RunIndex | undefined> => {
     let index = runs.get(name);
     if (index === undefined) {
       const found = findRunFolders(root).find((run) => run.name === name);
@@ -71,7 +71,7 @@ export async function startViewer(options: StartViewerOptions): Promise<Viewer> 
       index = new RunIndex(found.path, found.name);
       runs.set(name, index);
     }
-    index.refresh();
+    await index.refresh();
     return index;
   };
 
@@ -89,10 +89,10 @@ export async function startViewer(options: StartViewerOptions): Promise<Viewer> 
     if (parts[0] !== 'api') return sendStatic(response, appDirectory, url.pathname);
     if (parts[1] !== 'runs') return sendJson(response, 404, { error: `unknown API path ${url.pathname}` });
     if (parts.length === 2) {
-      const list = findRunFolders(root).map(({ name }) => runIndex(name)!.info());
+      const list = (await Promise.all(findRunFolders(root).map(({ name }) => runIndex(name)))).map((index) => index!.info());
       return sendJson(response, 200, { runs: list });
     }
-    const index = runIndex(parts[2]!);
+    const index = await runIndex(parts[2]!);
     if (index === undefined) return sendJson(response, 404, { error: `no run named ${parts[2]} under ${root}` });
     const rest = parts.slice(3);
     if (rest.length === 0) return sendJson(response, 200, index.info());
