@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { applyHistoryWindow } from '@saccade/agents';
+import { untilAborted } from '@saccade/core';
 import { decodeImage, imageSize, resize } from '@saccade/image';
 import type * as TransformersModule from '@huggingface/transformers';
 import { InvalidArgumentError, InvalidStateError, type Agent, type AgentActOptions, type AgentFinishReason, type AgentOutput, type AgentResponse, type ImageData, type Message } from '@saccade/spec';
@@ -118,17 +119,6 @@ function checkSampling(options: { temperature?: number; topP?: number; maxTokens
   if (stop !== undefined && !(Array.isArray(stop) && stop.every((item) => typeof item === 'string' && item.length > 0))) {
     throw new InvalidArgumentError({ argument: `${where}.stop`, expected: 'an array of non-empty strings', value: stop });
   }
-}
-
-/** Rejects with the signal's reason as soon as it aborts (also while a call waits for the model). */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (signal === undefined) return promise;
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
-    if (signal.aborted) onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }
 
 /** An error's message without its closing full stops (ours adds one). */

@@ -49,6 +49,10 @@ export { describeInvalidActionSpace, findActionSpace, formatAnswer, sampleAnswer
 export { decodeMultipartBody, encodeMultipartBody } from './remote/multipart-body';
 export type { MultipartBody } from './remote/multipart-body';
 
+// Cancellation: waits that end when a signal aborts.
+export { abortableDelay } from './abort/abortable-delay';
+export { untilAborted } from './abort/until-aborted';
+
 // Trajectories.
 export { trajectorySuccess } from './trajectory/trajectory-success';
 

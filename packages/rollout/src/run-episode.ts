@@ -1,4 +1,5 @@
 import { buildMessages, type HistoryTurn, type PromptView } from '@saccade/agents';
+import { abortableDelay } from '@saccade/core';
 import {
   InvalidArgumentError,
   type Agent,
@@ -216,24 +217,9 @@ async function act(agent: Agent, options: AgentActOptions, settings: EpisodeSett
       return await agent.act(options);
     } catch (error) {
       if (attempt >= settings.agentRetries || settings.signal?.aborted) throw error;
-      await delay(settings.retryDelayMs * 2 ** attempt, settings.signal);
+      await abortableDelay(settings.retryDelayMs * 2 ** attempt, settings.signal);
     }
   }
-}
-
-function delay(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (ms <= 0) return resolve();
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 /** The agent's prompt as a turn records it: its ids, and the references of the images it kept (the chat's last ones). */

@@ -1,3 +1,4 @@
+import { untilAborted } from '@saccade/core';
 import {
   InvalidArgumentError,
   type Agent,
@@ -182,17 +183,6 @@ function withKeyHint(error: unknown, sentKey: boolean, keyVariable: string | und
     bodyExcerpt: error.bodyExcerpt,
     message: `${error.message} ${hint}`,
     cause: error.cause,
-  });
-}
-
-/** Rejects with the signal's reason as soon as it aborts (also while a task waits for a limiter slot). */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (signal === undefined) return promise;
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
-    if (signal.aborted) onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
 }
 

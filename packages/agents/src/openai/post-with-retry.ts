@@ -1,3 +1,4 @@
+import { abortableDelay } from '@saccade/core';
 import { TimeoutError } from '@saccade/spec';
 import { AgentRequestError } from '../errors/agent-request-error';
 
@@ -61,25 +62,6 @@ export function excerpt(text: string, length = EXCERPT_LENGTH): string {
   return flat.length > length ? `${flat.slice(0, length)}… (${text.length} chars)` : flat;
 }
 
-/** Resolves after `ms`, or rejects with the signal's reason when it aborts first. */
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
 /**
  * POSTs a JSON body and returns the 2xx response text. Retries on 408/409/429/5xx, connection
  * errors and timeouts with exponential backoff and jitter, honouring Retry-After; throws an
@@ -121,6 +103,6 @@ export async function postJsonWithRetry(options: PostJsonOptions): Promise<PostJ
     const delayMs =
       delayFromServer !== undefined ? Math.min(MAX_RETRY_AFTER_MS, delayFromServer) : backoffDelayMs(attempt, options, random);
     options.onRetry?.({ attempt, delayMs, reason: failure.message });
-    await sleep(delayMs, signal);
+    await abortableDelay(delayMs, signal);
   }
 }

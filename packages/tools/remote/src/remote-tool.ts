@@ -1,4 +1,4 @@
-import { defineTool } from '@saccade/core';
+import { abortableDelay, defineTool } from '@saccade/core';
 import { fromDataUrl, toDataUrl } from '@saccade/image';
 import type { ImageData, StandardSchemaV1, Tool } from '@saccade/spec';
 import { z } from 'zod';
@@ -45,19 +45,6 @@ export type RemoteToolResponse = z.infer<typeof remoteToolResponseSchema>;
 
 const RETRIABLE = (status: number) => status === 429 || status >= 500;
 
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', stop);
-      resolve();
-    }, ms);
-    const stop = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener('abort', stop, { once: true });
-  });
-
 /**
  * A tool served by a model server over HTTP (Grounding DINO, SAM2, ChartMoE-like servers). Each
  * call POSTs `{tool, arguments, images}` (images as data URLs) and reads `{text?, images?, error?}`;
@@ -77,7 +64,7 @@ export function createRemoteTool<INPUT extends Record<string, unknown> = Record<
       const json = JSON.stringify(body);
       let failure = '';
       for (let attempt = 0; attempt <= retries; attempt++) {
-        if (attempt > 0) await sleep(retryDelayMs * 2 ** (attempt - 1), signal);
+        if (attempt > 0) await abortableDelay(retryDelayMs * 2 ** (attempt - 1), signal);
         let status: number;
         let text: string;
         try {
