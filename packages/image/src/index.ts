@@ -19,6 +19,7 @@ export { decodeImage, type DecodeImageOptions } from './decode-image.js';
 export { encodeImage, encodeJpeg, encodePng, encodeWebp } from './encode-image.js';
 export { imageMetadata, imageSize, type ImageMetadata } from './image-metadata.js';
 export { clipBox, type Box } from './clip-box.js';
+export { connectedComponents, type ConnectedComponent } from './connected-components.js';
 export { crop, type CropOptions } from './crop.js';
 export { resize, type ResizeFit, type ResizeKernel, type ResizeOptions, type ResizeSpec } from './resize.js';
 export {

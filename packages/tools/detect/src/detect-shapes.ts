@@ -1,4 +1,4 @@
-import type { RawImage } from '@saccade/image';
+import { connectedComponents, type RawImage } from '@saccade/image';
 
 /** The colour names {@link detectShapes} gives a component (hue bands, plus black for dark pixels). */
 export const COLOURS = ['red', 'orange', 'yellow', 'green', 'cyan', 'blue', 'purple', 'magenta', 'black'] as const;
@@ -58,35 +58,12 @@ export function detectShapes(image: RawImage, minArea = 20): Detection[] {
     const colour = colourName(data[index * channels]!, data[index * channels + 1]!, data[index * channels + 2]!);
     if (colour !== undefined) labels[index] = COLOURS.indexOf(colour);
   }
-  const seen = new Uint8Array(width * height);
   const found: Detection[] = [];
-  const stack: number[] = [];
-  for (let start = 0; start < labels.length; start++) {
-    const label = labels[start]!;
-    if (label < 0 || seen[start]) continue;
-    let [left, top, right, bottom, area] = [width, height, 0, 0, 0];
-    seen[start] = 1;
-    stack.push(start);
-    while (stack.length > 0) {
-      const index = stack.pop()!;
-      const x = index % width;
-      const y = (index - x) / width;
-      area++;
-      left = Math.min(left, x);
-      right = Math.max(right, x);
-      top = Math.min(top, y);
-      bottom = Math.max(bottom, y);
-      for (const next of [x > 0 ? index - 1 : -1, x < width - 1 ? index + 1 : -1, y > 0 ? index - width : -1, y < height - 1 ? index + width : -1]) {
-        if (next >= 0 && !seen[next] && labels[next] === label) {
-          seen[next] = 1;
-          stack.push(next);
-        }
-      }
-    }
+  for (const { label, box, area } of connectedComponents(labels, width, height)) {
     if (area < minArea) continue;
     const colour = COLOURS[label]!;
-    const shape = shapeName(area, right - left + 1, bottom - top + 1);
-    found.push({ bbox: [left, top, right + 1, bottom + 1], label: `${colour} ${shape}`, colour, shape, area });
+    const shape = shapeName(area, box.x2 - box.x1, box.y2 - box.y1);
+    found.push({ bbox: [box.x1, box.y1, box.x2, box.y2], label: `${colour} ${shape}`, colour, shape, area });
   }
   return found.sort((a, b) => a.bbox[1] - b.bbox[1] || a.bbox[0] - b.bbox[0]);
 }

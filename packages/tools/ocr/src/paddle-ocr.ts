@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import type { RawImage } from '@saccade/image';
+import { connectedComponents, type RawImage } from '@saccade/image';
 import * as ort from 'onnxruntime-node';
 import { optimizeOnnxModel } from './optimize-onnx-model';
 import { openModelRunner, openSession } from './model-runner';
@@ -149,39 +149,20 @@ function padEdges(image: RawImage, border: number): RawImage {
  * horizontal text, the case of charts, documents and UIs, gives the same boxes).
  */
 function components(map: Float32Array, width: number, height: number, threshold: number, boxThreshold: number, unclipRatio: number): DetectedText[] {
-  const seen = new Uint8Array(width * height);
-  const stack: number[] = [];
   const found: DetectedText[] = [];
-  for (let start = 0; start < map.length; start++) {
-    if (seen[start] || map[start]! <= threshold) continue;
-    let [left, top, right, bottom] = [width, height, -1, -1];
-    seen[start] = 1;
-    stack.push(start);
-    while (stack.length > 0) {
-      const index = stack.pop()!;
-      const x = index % width;
-      const y = (index - x) / width;
-      left = Math.min(left, x);
-      right = Math.max(right, x);
-      top = Math.min(top, y);
-      bottom = Math.max(bottom, y);
-      for (const next of [x > 0 ? index - 1 : -1, x < width - 1 ? index + 1 : -1, y > 0 ? index - width : -1, y < height - 1 ? index + width : -1]) {
-        if (next >= 0 && !seen[next] && map[next]! > threshold) {
-          seen[next] = 1;
-          stack.push(next);
-        }
-      }
-    }
-    const boxWidth = right - left + 1;
-    const boxHeight = bottom - top + 1;
+  // One label above the threshold, background below: the text regions are its components.
+  const labels = Int8Array.from(map, (probability) => (probability > threshold ? 0 : -1));
+  for (const { box } of connectedComponents(labels, width, height)) {
+    const boxWidth = box.x2 - box.x1;
+    const boxHeight = box.y2 - box.y1;
     if (Math.min(boxWidth, boxHeight) < 3) continue;
     let sum = 0;
-    for (let y = top; y <= bottom; y++) for (let x = left; x <= right; x++) sum += map[y * width + x]!;
+    for (let y = box.y1; y < box.y2; y++) for (let x = box.x1; x < box.x2; x++) sum += map[y * width + x]!;
     const score = sum / (boxWidth * boxHeight);
     if (score < boxThreshold) continue;
     // Unclip: grow by area × ratio / perimeter, as PaddleOCR's polygon offset does for a rectangle.
     const grow = (boxWidth * boxHeight * unclipRatio) / (2 * (boxWidth + boxHeight));
-    found.push({ box: [left - grow, top - grow, right + 1 + grow, bottom + 1 + grow], score: Math.round(score * 1e4) / 1e4 });
+    found.push({ box: [box.x1 - grow, box.y1 - grow, box.x2 + grow, box.y2 + grow], score: Math.round(score * 1e4) / 1e4 });
   }
   return found;
 }
