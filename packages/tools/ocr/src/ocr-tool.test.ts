@@ -4,7 +4,7 @@ import { VisionQAEnv } from '@saccade/env-vqa';
 import type { ImageData } from '@saccade/spec';
 import { decodeImage, renderSvg } from '@saccade/image';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lastObservation, runEpisode } from '../test/run-episode';
+import { lastObservation, playEpisode } from '@saccade/rollout/testing';
 import { textImage } from '../test/text-image';
 import { createOcrEngine, defaultOcrModelPaths, joinRows, readingOrder } from './ocr-engine';
 import { createPaddleDetector, createPaddleRecognizer, tidyNumbers, toHalfWidth } from './paddle-ocr';
@@ -100,7 +100,7 @@ describe('ocr (PP-OCRv4 on onnxruntime-node)', () => {
         ],
       });
       const env = new ToolUseWrapper(new VisionQAEnv({ tasks }), { tools: [ocrTool], maxTurns: 3 });
-      const steps = await runEpisode(env, agent, seed);
+      const steps = await playEpisode(env, agent, { seed });
       expect(steps[0]!.info.valid).toBe(true);
       expect(steps.at(-1)).toMatchObject({ reward: 1, terminated: true, info: { prediction: code, toolCallCount: 1 } });
     }

@@ -4,7 +4,7 @@ import { VisionQAEnv } from '@saccade/env-vqa';
 import { decodeImage, encodePng, type RawImage } from '@saccade/image';
 import type { ImageData } from '@saccade/spec';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { lastObservation, runEpisode } from '../test/run-episode';
+import { lastObservation, playEpisode } from '@saccade/rollout/testing';
 import { createPointCropTool, pointCropTool } from './point-crop-tool';
 import { rotateTool } from './rotate-tool';
 import { createZoomTool, zoomTool } from './zoom-tool';
@@ -182,7 +182,7 @@ describe('visual search through the ToolUseWrapper', () => {
     for (const seed of [0, 1]) {
       const env = new ToolUseWrapper(new VisionQAEnv({ tasks }), { tools: [zoomTool], maxTurns: 4 });
       expect(env.systemPrompt()).toContain('"name":"image_zoom_in_tool"');
-      const steps = await runEpisode(env, searcher(), seed);
+      const steps = await playEpisode(env, searcher(), { seed });
       expect(steps.map((step) => step.info.valid ?? step.info.metrics?.success)).toEqual([true, true, true]);
       expect(steps[0]!.observation.images).toHaveLength(4);
       expect(steps.at(-1)).toMatchObject({ reward: 1, terminated: true, info: { toolCallCount: 5 } });
