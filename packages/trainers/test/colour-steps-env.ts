@@ -1,5 +1,5 @@
-import { deflateSync, crc32 } from 'node:zlib';
 import { registerEnv } from '@saccade/core';
+import { encodePng } from '@saccade/image';
 import type { Env, EnvInfo, ImageData, Observation, ResetResult, StepResult } from '@saccade/spec';
 
 // A small env of the tests' own, so that the trainers are tested on an env they know nothing about.
@@ -9,24 +9,30 @@ export const COLOURS = { red: [220, 30, 30], green: [30, 200, 40], blue: [30, 40
 export type Colour = keyof typeof COLOURS;
 const NAMES = Object.keys(COLOURS) as Colour[];
 
-/** A PNG of one colour (8-bit RGB, no filter), written by hand: the tests need no image library. */
-export function solidPng(size: number, [r, g, b]: readonly number[]): Uint8Array {
-  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: size }, () => [r!, g!, b!]).flat())]);
-  const chunk = (type: string, data: Buffer): Buffer => {
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(size, 0);
-  header.writeUInt32BE(size, 4);
-  header.set([8, 2, 0, 0, 0], 8);
-  return new Uint8Array(
-    Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', header), chunk('IDAT', deflateSync(Buffer.concat(Array.from({ length: size }, () => row)))), chunk('IEND', Buffer.alloc(0))]),
-  );
+const encoded = new Map<string, Uint8Array>();
+const keyOf = (size: number, [r, g, b]: readonly number[]): string => `${size}:${r},${g},${b}`;
+
+/** A square PNG of one colour, encoded by @saccade/image (sharp) once a size and colour. */
+export async function encodeSolidPng(size: number, rgb: readonly number[]): Promise<Uint8Array> {
+  const key = keyOf(size, rgb);
+  let png = encoded.get(key);
+  if (png === undefined) {
+    const pixels = new Uint8Array(size * size * 3);
+    for (let index = 0; index < size * size; index++) pixels.set(rgb, index * 3);
+    png = (await encodePng({ data: pixels, width: size, height: size, channels: 3 })).data;
+    encoded.set(key, png);
+  }
+  return png;
+}
+
+// The sizes a test's tool shows synchronously, encoded when this module loads.
+await Promise.all([8, 16].flatMap((size) => Object.values(COLOURS).map((rgb) => encodeSolidPng(size, rgb))));
+
+/** The PNG of {@link encodeSolidPng} for a size and colour already encoded (8 and 16 px in the three colours always are). */
+export function solidPng(size: number, rgb: readonly number[]): Uint8Array {
+  const png = encoded.get(keyOf(size, rgb));
+  if (png === undefined) throw new Error(`expected a ${size} px PNG of rgb(${rgb.join(', ')}) encoded already, but none was: await encodeSolidPng(${size}, …) first`);
+  return png;
 }
 
 /** The colour of turn `turn` of the episode on `seed`. */

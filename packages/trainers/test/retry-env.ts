@@ -1,6 +1,6 @@
 import { registerEnv } from '@saccade/core';
 import { quoteModelText, type Env, type ImageData, type Observation, type ResetResult, type StepResult } from '@saccade/spec';
-import { colourAt, COLOURS, solidPng } from './colour-steps-env';
+import { colourAt, COLOURS, encodeSolidPng } from './colour-steps-env';
 
 // An env of the tests' own whose episodes outgrow a model's context: every wrong answer is quoted
 // back with the question and the picture again, as a retried invalid call is, until the turns run out.
@@ -28,7 +28,7 @@ export class RetryEnv implements Env {
   async reset(options: { seed?: number } = {}): Promise<ResetResult> {
     this.#seed = options.seed ?? 0;
     this.#turn = 0;
-    return { observation: this.#observation('Which colour is the square?'), info: {} };
+    return { observation: await this.#observation('Which colour is the square?'), info: {} };
   }
 
   async step(action: string): Promise<StepResult> {
@@ -39,7 +39,7 @@ export class RetryEnv implements Env {
     const truncated = !right && this.#turn >= this.turns;
     const feedback = `Your answer "${quoteModelText(action.slice(0, 60))}" is not right. Look at the square again and name its colour.`;
     return {
-      observation: terminated || truncated ? { text: 'Done.', images: [] } : this.#observation(feedback),
+      observation: terminated || truncated ? { text: 'Done.', images: [] } : await this.#observation(feedback),
       reward: right ? 1 : 0,
       terminated,
       truncated,
@@ -53,8 +53,9 @@ export class RetryEnv implements Env {
 
   async close(): Promise<void> {}
 
-  #observation(text: string): Observation {
-    const image: ImageData = { data: solidPng(this.imageSize, COLOURS[colourAt(this.#seed, 0)]), mediaType: 'image/png' };
+  /** Async: the square is encoded (once a size and colour) at the env's own size. */
+  async #observation(text: string): Promise<Observation> {
+    const image: ImageData = { data: await encodeSolidPng(this.imageSize, COLOURS[colourAt(this.#seed, 0)]), mediaType: 'image/png' };
     return { text: `${text} <image>`, images: [image] };
   }
 }
