@@ -32,3 +32,4 @@ export {
 export { assertDisjointSeeds, seedRange, type SeedRange } from './seed-range';
 export { saveTrainingCheckpoint, type TrainingCheckpointMetadata } from './training-checkpoint';
 export { recordedEpisodes, recordedEvaluation, trainedSequence, type EpisodeRecorder, type UsedEpisode } from './training-record';
+export type { PolicyPhaseResult, PolicyPhaseSettings } from './policy-phase-settings';

@@ -9,12 +9,10 @@ import { rolloutDiagnostics } from './rollout-diagnostics';
 import { createPolicyEpisodes, type PlayedBatch, type PolicyEpisodes } from './policy-episodes';
 import { cloneModel, meanRewardTerms, samplingDistribution } from './policy-training';
 import { assertDisjointSeeds, seedRange } from './seed-range';
-import type { TrainGrpoSettings } from './train-grpo';
+import type { PolicyPhaseSettings } from './policy-phase-settings';
 import { endTrainingStep, saveTrainingCheckpoint, type TrainingCheckpointMetadata } from './training-checkpoint';
 import { recordedEpisodes, type UsedEpisode } from './training-record';
 
-/** The settings GRPO and PPO have in common (PPO's leave out only GRPO's grouping and scoring). */
-export type PolicyPhaseSettings = Omit<TrainGrpoSettings, 'promptsPerStep' | 'groupSize' | 'score' | 'normalizeStd' | 'skipUniformGroups' | 'rewardVarianceTopP'>;
 
 /**
  * What a policy-gradient phase (GRPO, PPO) sets up, reports and tears down alike: the optimizer,

@@ -2,30 +2,21 @@ import { createRng } from '@saccade/core';
 import { trajectorySuccess } from '@saccade/rollout';
 import type { LossReference, VisionLanguageModel } from '@saccade/models';
 import type { RunEvent, Trajectory } from '@saccade/spec';
-import type * as tf from '@tensorflow/tfjs-core';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { computeGrpoAdvantages } from './advantages/index';
-import type { PolicyExample, PolicyLossContext } from './losses/policy-loss';
-import type { TimedEvaluation } from './held-out-evaluator';
-import type { PlayedBatch, PolicyEpisodes, EpisodeSettings } from './policy-episodes';
+import type { PolicyExample } from './losses/policy-loss';
+import type { PlayedBatch, PolicyEpisodes } from './policy-episodes';
+import type { PolicyPhaseResult, PolicyPhaseSettings } from './policy-phase-settings';
 import { standardDeviation } from './rollout-diagnostics';
 import { startPolicyPhase } from './policy-phase';
 import { attachOldLogProbs, attachReferenceLogProbs, checkLogprobGap, DEFAULT_MAX_LOGPROB_GAP, policyLossContext, runPolicyUpdates } from './policy-training';
-import type { SeedRange } from './seed-range';
 import type { UsedEpisode } from './training-record';
 
-export interface TrainGrpoSettings extends EpisodeSettings {
-  trainSeeds: SeedRange;
-  evalSeeds: SeedRange;
-  /** Policy updates (each: one rollout batch, then `epochs` passes over it). */
-  steps: number;
+export interface TrainGrpoSettings extends PolicyPhaseSettings {
   /** Distinct seeds per step; each is played `groupSize` times (a GRPO group). */
   promptsPerStep: number;
   groupSize: number;
-  learningRate: number;
-  /** Sampling temperature of the rollouts (default 1). */
-  temperature?: number;
   /**
    * What an episode is scored by: 'return' (the sum of its rewards, shaping terms included) or
    * 'success' (1 or 0, an outcome reward). Default 'return'. With VAGEN's per-turn format reward a
@@ -47,56 +38,9 @@ export interface TrainGrpoSettings extends EpisodeSettings {
    * StarPO-S, VAGEN main's `reward_variance_top_p`). Default 1: every group.
    */
   rewardVarianceTopP?: number;
-  /**
-   * An episode the turn cap cut before the env ended it gets no gradient (Mini-o3's over-turn
-   * masking) instead of a low score that punishes looking longer; it still counts in its group's
-   * mean and std. Default false.
-   */
-  maskTruncatedEpisodes?: boolean;
-  clipLow?: number;
-  clipHigh?: number;
-  /** β of the k3 KL loss to the starting policy (default 0: no reference model is kept). */
-  klCoefficient?: number;
-  entropyCoefficient?: number;
-  aggregation?: PolicyLossContext['aggregation'];
-  /** 'token-sum-norm''s constant (default maxTokens × maxTurns: the longest episode's generated tokens). */
-  lengthNormalizer?: number;
-  /**
-   * The largest `logprobGap` (mean |sampler − trainer| log-prob over the trained tokens, measured
-   * every step) before the run stops with an error (default 1e-3; Infinity: no check).
-   */
-  maxLogprobGap?: number;
-  /** PPO epochs over each rollout batch and mini-batches per epoch (default 1 and 1: on-policy). */
-  epochs?: number;
-  miniBatches?: number;
-  maxGradientNorm?: number;
-  evalEvery: number;
-  /** Steps already done (a resumed run): step numbers, seeds and samples continue from here. */
-  startStep?: number;
-  targetSuccess?: number;
-  timeLimitSeconds?: number;
-  seed: number;
-  checkpointFolder?: string;
-  /** Checkpoint every this many steps (default: at the end only). */
-  checkpointEvery?: number;
-  /** Merged into every checkpoint's metadata (the runner records where a phase started). */
-  checkpointMetadata?: Record<string, unknown>;
-  /**
-   * Awaited between steps: the runner pauses here (the TUI's pause key) and asks for a checkpoint
-   * of the current step (its checkpoint key).
-   */
-  betweenSteps?: (step: number) => Promise<{ checkpoint?: boolean } | void>;
-  /** An optimizer to continue with (a resumed run); otherwise a fresh Adam. */
-  optimizer?: tf.AdamOptimizer;
-  workers?: number;
-  signal?: AbortSignal;
 }
 
-export interface TrainGrpoResult {
-  steps: number;
-  seconds: number;
-  evaluations: TimedEvaluation[];
-}
+export type TrainGrpoResult = PolicyPhaseResult;
 
 const requireHere = createRequire(import.meta.url);
 

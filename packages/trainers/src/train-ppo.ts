@@ -15,10 +15,10 @@ import { pathToFileURL } from 'node:url';
 import { computeBiLevelGaeBatch, computeMaskedGaeBatch, computeTurnWiseGaeBatch, maskedMoments, type TurnSequence } from './advantages/index';
 import type { PpoExample, PpoLossContext } from './losses/ppo-loss';
 import type { PlayedBatch, PolicyEpisodes } from './policy-episodes';
-import { startPolicyPhase, type PolicyPhaseSettings } from './policy-phase';
+import { startPolicyPhase } from './policy-phase';
+import type { PolicyPhaseResult, PolicyPhaseSettings } from './policy-phase-settings';
 import type { TrainingSequence } from '@saccade/rollout';
 import { attachReferenceLogProbs, checkLogprobGap, DEFAULT_MAX_LOGPROB_GAP, forEachForward, maskedTokens, policyLossContext, runPolicyUpdates } from './policy-training';
-import type { TrainGrpoResult } from './train-grpo';
 import type { UsedEpisode } from './training-record';
 
 /** Which GAE turns the critic's values and the turns' rewards into advantages (docs/advantages.md). */
@@ -64,7 +64,7 @@ export interface TrainPpoSettings
   phaseStart?: number;
 }
 
-export type TrainPpoResult = TrainGrpoResult;
+export type TrainPpoResult = PolicyPhaseResult;
 
 const requireHere = createRequire(import.meta.url);
 
