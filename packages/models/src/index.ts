@@ -21,6 +21,8 @@ export { CONTROL_TOKENS, FORMAT_TAGS, Tokenizer } from './tokenizer';
 export type { DecodeOptions, TokenizerJson } from './tokenizer';
 export { applyChatTemplate } from './chat-template';
 export type { ChatSequence, ChatTemplateOptions } from './chat-template';
+export { createModelSequenceTokenizer } from './model-sequence-tokenizer';
+export type { ModelSequenceTokenizerOptions } from './model-sequence-tokenizer';
 
 // Images.
 export type { RgbImage } from './rgb-image';

@@ -15,10 +15,10 @@ export { checkTrajectoryFilter, matchesTrajectoryFilter, trajectorySuccess } fro
 export type { TrajectoryFilter } from './trajectory-filter';
 
 // Token sequences with masks.
-export { splitOnImages } from './sequence-tokenizer';
-export type { EncodedChat, SequenceMessage, SequenceTokenizer } from './sequence-tokenizer';
-export { createModelSequenceTokenizer } from './model-sequence-tokenizer';
-export type { ModelSequenceTokenizerOptions } from './model-sequence-tokenizer';
+// The SequenceTokenizer contract lives in @saccade/spec (the built-in model's implementation in
+// @saccade/models); re-exported because tokenizeTrajectory and its callers name it.
+export { splitOnImages } from '@saccade/spec';
+export type { EncodedChat, SequenceMessage, SequenceTokenizer } from '@saccade/spec';
 export { QWEN25_SPECIAL_TOKENS, createQwen25SequenceTokenizer } from './qwen25-sequence-tokenizer';
 export type { Qwen25SequenceTokenizerOptions } from './qwen25-sequence-tokenizer';
 export { tokenizeTrajectory } from './tokenize-trajectory';

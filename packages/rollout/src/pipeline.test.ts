@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { createOracleAgent } from '@saccade/agents';
 import { contentHash } from '@saccade/image';
 import { FROZEN_LAKE_ID, registerGridEnvs } from '@saccade/env-grid';
+import { createModelSequenceTokenizer } from '@saccade/models';
 import type { Trajectory } from '@saccade/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSequencesParquet, writeSequencesParquet } from './export-sequences';
-import { createModelSequenceTokenizer } from './model-sequence-tokenizer';
 import { runRollouts } from './run-rollouts';
 import { tokenizeTrajectory } from './tokenize-trajectory';
 import { openTrajectoryStore } from './trajectory-store';
@@ -43,7 +43,7 @@ describe('rollouts → store → token sequences → Parquet', () => {
     const bytes = await store.readImage(reference!);
     expect(contentHash(bytes.data)).toBe(reference?.hash);
 
-    const tokenizer = await createModelSequenceTokenizer({ imageTokens: 16 });
+    const tokenizer = createModelSequenceTokenizer({ imageTokens: 16 });
     const sequences = stored.map((trajectory) => tokenizeTrajectory(trajectory, tokenizer));
     for (const [index, sequence] of sequences.entries()) {
       const trajectory = stored[index] as Trajectory;

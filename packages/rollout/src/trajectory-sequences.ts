@@ -1,6 +1,5 @@
-import { InvalidArgumentError, type Trajectory } from '@saccade/spec';
+import { InvalidArgumentError, type SequenceTokenizer, type Trajectory } from '@saccade/spec';
 import { sampledSequences } from './sampled-sequences';
-import type { SequenceTokenizer } from './sequence-tokenizer';
 import { trajectorySuccess } from './trajectory-filter';
 import { tokenizeTrajectory, type TokenizeTrajectoryOptions, type TrainingSequence } from './tokenize-trajectory';
 

@@ -30,12 +30,14 @@ export type {
   StandardSchemaV1Result,
 } from './v1/standard-schema';
 export type { ImageBox, Tool, ToolExecuteOptions, ToolResult } from './v1/tool';
+export type { EncodedChat, SequenceMessage, SequenceTokenizer } from './v1/sequence-tokenizer';
 export type { MaskRle, SegmentationMask } from './v1/mask';
 export { decodeMaskRle, describeMask, encodeMaskRle, MASK_COLOURS } from './v1/mask';
 export type { ImageRef, StoredObservation, TrainedSequence, TrainingLeftOut, Trajectory, TrajectoryError, TrajectoryTraining, Turn, TurnPrompt, TurnTiming } from './v1/trajectory';
 
 // Constants.
 export { IMAGE_PLACEHOLDER, QUOTED_IMAGE_PLACEHOLDER, quoteModelText } from './v1/observation';
+export { splitOnImages } from './v1/sequence-tokenizer';
 export { SPECIFICATION_VERSION } from './v1/specification-version';
 export type { SpecificationVersion } from './v1/specification-version';
 

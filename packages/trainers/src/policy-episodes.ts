@@ -1,8 +1,7 @@
 import type { PromptView } from '@saccade/agents';
 import { makeEnv } from '@saccade/core';
-import { createImageDecoder, createModelAgent, imageTokenCount, type ModelGenerator, type ModelSequence, type VisionLanguageModel } from '@saccade/models';
+import { createImageDecoder, createModelAgent, createModelSequenceTokenizer, imageTokenCount, type ModelGenerator, type ModelSequence, type VisionLanguageModel } from '@saccade/models';
 import {
-  createModelSequenceTokenizer,
   runRollouts,
   trajectorySequences,
   type RolloutPrompt,
@@ -97,7 +96,7 @@ export async function createPolicyEpisodes(
   const decode = createImageDecoder();
   // It continues a prefix the env forces (ViGoRL's final answer once the crop budget is spent).
   const agent = createModelAgent({ model, generator, decodeImage: decode, id: 'saccade/small-vlm', continueFinalMessage: true });
-  const tokenizer = await createModelSequenceTokenizer({ imageTokens: imageTokenCount(model.config), tokenizer: model.tokenizer });
+  const tokenizer = createModelSequenceTokenizer({ imageTokens: imageTokenCount(model.config), tokenizer: model.tokenizer });
   const createEnv = settings.createEnv ?? ((prompt: RolloutPrompt) => makeEnv(prompt.envId, prompt.envOptions ?? {}, { maxTurns: settings.maxTurns }));
   const reported = settings.reportedEpisodes ?? 4;
   const maxLength = settings.maxSequenceLength ?? model.config.maxSequenceLength;

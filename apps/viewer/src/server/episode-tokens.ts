@@ -1,5 +1,5 @@
-import { createModelSequenceTokenizer, tokenizeTrajectory, type SequenceTokenizer } from '@saccade/rollout';
-import type { Trajectory } from '@saccade/spec';
+import { tokenizeTrajectory } from '@saccade/rollout';
+import type { SequenceTokenizer, Trajectory } from '@saccade/spec';
 
 /** An episode as one training sequence, for the token view: pieces of text with their masks. */
 export interface EpisodeTokens {
@@ -23,10 +23,12 @@ const IMAGE_TOKENS = 16;
  * Tokenises an episode with rollout's `tokenizeTrajectory` (the sequence every trainer consumes)
  * and the built-in model's chat template. The advantage shown is GRPO's group-normalised one,
  * (R − mean of the group) / (std of the group + 1e-6), computed from the stored rewards of the
- * episode's group: a trainer's own advantages are not in the run folder.
+ * episode's group: a trainer's own advantages are not in the run folder. @saccade/models (an
+ * optional peer) is loaded on the first call, so a viewer that never shows tokens does not load
+ * TensorFlow.js.
  */
 export async function episodeTokens(trajectory: Trajectory, groupRewards?: readonly number[]): Promise<EpisodeTokens> {
-  tokenizer ??= createModelSequenceTokenizer({ imageTokens: IMAGE_TOKENS });
+  tokenizer ??= import('@saccade/models').then((models) => models.createModelSequenceTokenizer({ imageTokens: IMAGE_TOKENS }));
   const sequenceTokenizer = await tokenizer;
   const sequence = tokenizeTrajectory(trajectory, sequenceTokenizer);
   const tokens: EpisodeTokens['tokens'] = [];

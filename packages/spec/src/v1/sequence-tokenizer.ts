@@ -1,4 +1,7 @@
-import { IMAGE_PLACEHOLDER, InvalidArgumentError, type ImageRef, type MessageRole } from '@saccade/spec';
+import { InvalidArgumentError } from '../errors/invalid-argument-error';
+import type { MessageRole } from './message';
+import { IMAGE_PLACEHOLDER } from './observation';
+import type { ImageRef } from './trajectory';
 
 /** One chat message to tokenise: text with one `<image>` placeholder per image in `images`. */
 export interface SequenceMessage {
@@ -27,8 +30,10 @@ export interface EncodedChat {
 }
 
 /**
- * Turns a chat into one token sequence in a model's chat template. Implementations: the built-in
- * model's (`createModelSequenceTokenizer`) and Qwen2.5-VL's (`createQwen25SequenceTokenizer`).
+ * Turns a chat into one token sequence in a model's chat template; rollout's `tokenizeTrajectory`
+ * builds training sequences with any implementation. Implementations: the built-in model's
+ * (`createModelSequenceTokenizer` in @saccade/models) and Qwen2.5-VL's (`createQwen25SequenceTokenizer`
+ * in @saccade/rollout).
  */
 export interface SequenceTokenizer {
   /** e.g. `saccade-character` or `qwen2.5-vl`. */
@@ -39,7 +44,14 @@ export interface SequenceTokenizer {
   imageSpans(ids: readonly number[]): { start: number; end: number }[];
 }
 
-/** Splits a text on `<image>` placeholders; throws when their count differs from the images'. */
+/**
+ * Splits a message's text on its `<image>` placeholders (the pieces around each image, for a
+ * `SequenceTokenizer` to encode); throws an `InvalidArgumentError` naming `messages[index]` when
+ * the placeholders' count differs from the images'.
+ *
+ * @example
+ * splitOnImages({ role: 'user', text: 'Look: <image>!', images: [image] }, 0) // ['Look: ', '!']
+ */
 export function splitOnImages(message: SequenceMessage, index: number): string[] {
   const pieces = message.text.split(IMAGE_PLACEHOLDER);
   const placeholders = pieces.length - 1;

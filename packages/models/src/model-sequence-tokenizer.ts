@@ -1,6 +1,6 @@
-import type { Tokenizer } from '@saccade/models';
-import { InvalidArgumentError, type ContentPart, type ImageData } from '@saccade/spec';
-import { splitOnImages, type EncodedChat, type SequenceMessage, type SequenceTokenizer } from './sequence-tokenizer';
+import { InvalidArgumentError, splitOnImages, type ContentPart, type EncodedChat, type ImageData, type SequenceMessage, type SequenceTokenizer } from '@saccade/spec';
+import { applyChatTemplate } from './chat-template';
+import { Tokenizer } from './tokenizer';
 
 export interface ModelSequenceTokenizerOptions {
   /** Image tokens per image: the model's `imageTokenCount(model.config)`. */
@@ -13,23 +13,22 @@ export interface ModelSequenceTokenizerOptions {
 const noBytes: ImageData = { data: new Uint8Array(0), mediaType: 'image/png' };
 
 /**
- * The built-in small VLM's chat template (`applyChatTemplate` from @saccade/models) as a
- * `SequenceTokenizer`: `<bos>`, then per message its role token, its content and `<|end|>`; an image
- * is `<image>` and `imageTokens` × `<image_pad>`. The loss mask covers an assistant's content and its
- * `<|end|>`, as the model's own SFT step does; an assistant message with `tokens` (what the model
- * sampled) keeps those ids. @saccade/models is loaded on the first call, so a
- * program that never tokenises does not load TensorFlow.js.
+ * The built-in small VLM's chat template (`applyChatTemplate`) as a `SequenceTokenizer` (the
+ * contract in @saccade/spec that rollout's `tokenizeTrajectory` takes): `<bos>`, then per message its
+ * role token, its content and `<|end|>`; an image is `<image>` and `imageTokens` × `<image_pad>`. The
+ * loss mask covers an assistant's content and its `<|end|>`, as the model's own SFT step does; an
+ * assistant message with `tokens` (what the model sampled) keeps those ids.
  *
  * @example
- * const tokenizer = await createModelSequenceTokenizer({ imageTokens: imageTokenCount(model.config), tokenizer: model.tokenizer });
+ * const tokenizer = createModelSequenceTokenizer({ imageTokens: imageTokenCount(model.config), tokenizer: model.tokenizer });
+ * const sequence = tokenizeTrajectory(trajectory, tokenizer); // from @saccade/rollout
  */
-export async function createModelSequenceTokenizer(options: ModelSequenceTokenizerOptions): Promise<SequenceTokenizer> {
+export function createModelSequenceTokenizer(options: ModelSequenceTokenizerOptions): SequenceTokenizer {
   const imageTokens = options?.imageTokens;
   if (!Number.isSafeInteger(imageTokens) || imageTokens < 1) {
     throw new InvalidArgumentError({ argument: 'imageTokens', expected: "a positive integer (the model's imageTokenCount(config))", value: imageTokens });
   }
-  const models = await import('@saccade/models');
-  const tokenizer = options.tokenizer ?? new models.Tokenizer();
+  const tokenizer = options.tokenizer ?? new Tokenizer();
   const imageTagId = tokenizer.encode('<image>')[0] ?? tokenizer.unknownId;
 
   return {
@@ -40,7 +39,7 @@ export async function createModelSequenceTokenizer(options: ModelSequenceTokeniz
         const content: string | ContentPart[] =
           message.role === 'user' ? userContent(message, index) : message.text;
         // One message at a time, so each token's message is known; the template's <bos> is dropped.
-        const one = models.applyChatTemplate(tokenizer, [{ role: message.role, content }], { imageTokens, addGenerationPrompt: false });
+        const one = applyChatTemplate(tokenizer, [{ role: message.role, content }], { imageTokens, addGenerationPrompt: false });
         if (message.role === 'assistant' && message.tokens !== undefined) {
           // The sampled ids, not the text re-encoded: role token, the ids (without a trailing end), end.
           const sampled = message.tokens.at(-1) === tokenizer.endId ? message.tokens.slice(0, -1) : message.tokens;
