@@ -12,9 +12,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { makeEnv } from '@saccade/core';
+import { buildMessages, makeEnv } from '@saccade/core';
 import { FROZEN_LAKE_ID, registerGridEnvs } from '@saccade/env-grid';
-import { buildMessages } from '@saccade/agents';
 import { createTransformersAgent } from '@saccade/agent-transformers';
 import { writeTinySmolVlm } from '@saccade/agent-transformers/testing';
 

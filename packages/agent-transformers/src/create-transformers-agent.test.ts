@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { env } from '@huggingface/transformers';
-import { buildMessages } from '@saccade/agents';
+import { buildMessages } from '@saccade/core';
 import { renderSvg } from '@saccade/image';
 import { InvalidArgumentError, type ImageData, type Message } from '@saccade/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { applyHistoryWindow } from '@saccade/agents';
-import { untilAborted } from '@saccade/core';
+import { applyHistoryWindow, untilAborted } from '@saccade/core';
 import { decodeImage, imageSize, resize } from '@saccade/image';
 import type * as TransformersModule from '@huggingface/transformers';
 import { InvalidArgumentError, InvalidStateError, type Agent, type AgentActOptions, type AgentFinishReason, type AgentOutput, type AgentResponse, type ImageData, type Message } from '@saccade/spec';

@@ -20,7 +20,9 @@ export type { RandomAgentSettings } from './scripted/random-agent';
 export { writeFormattedResponse } from './scripted/format-response';
 export { createReplayAgent } from './scripted/replay-agent';
 export type { ReplayAgent, ReplayAgentSettings } from './scripted/replay-agent';
-export { parseTrajectoriesJsonl, readTrajectories, readTrajectoriesSync, trajectorySchema } from './scripted/read-trajectories';
+export { parseTrajectoriesJsonl, readTrajectories, readTrajectoriesSync } from './scripted/read-trajectories';
+// The schema and its error moved to core and spec (rollout's store reads with them); re-exported for agents' users.
+export { trajectorySchema } from '@saccade/core';
 export { MockAgent, createMockAgent } from './scripted/mock-agent';
 export type { MockAgentSettings, MockResponse, RecordedCall } from './scripted/mock-agent';
 
@@ -28,11 +30,10 @@ export type { MockAgentSettings, MockResponse, RecordedCall } from './scripted/m
 export { applyStop, continueAnswer, withoutPartialAnswer } from './continue/continue-answer';
 export { CONTINUE_FINAL_MESSAGE_BODY, createContinuingOpenAIAgent } from './continue/continuing-openai-agent';
 
-// Prompt building and VISTA reflection feedback.
-export { applyHistoryWindow } from './prompt/apply-history-window';
-export { applyPromptView, buildMessages, PROMPT_VIEWS } from './prompt/build-messages';
-export type { BuildMessagesOptions, HistoryTurn, PromptView } from './prompt/build-messages';
-export { observationToContent } from './prompt/observation-to-content';
+// Prompt building (in @saccade/core, which rollout builds prompts with; re-exported for agents' users)
+// and VISTA reflection feedback.
+export { applyHistoryWindow, applyPromptView, buildMessages, observationToContent, PROMPT_VIEWS } from '@saccade/core';
+export type { BuildMessagesOptions, HistoryTurn, PromptView } from '@saccade/core';
 export {
   attemptsRemainingText,
   formatErrorFeedback,
@@ -48,4 +49,4 @@ export { AgentRequestError } from './errors/agent-request-error';
 export type { AgentRequestFailure } from './errors/agent-request-error';
 export { AgentResponseError } from './errors/agent-response-error';
 export { OracleNotFoundError } from './errors/oracle-not-found-error';
-export { TrajectoryFileError } from './errors/trajectory-file-error';
+export { TrajectoryFileError } from '@saccade/spec';

@@ -55,6 +55,13 @@ export { untilAborted } from './abort/until-aborted';
 
 // Trajectories.
 export { trajectorySuccess } from './trajectory/trajectory-success';
+export { trajectorySchema } from './trajectory/trajectory-schema';
+
+// Prompt building: an episode's turns as the chat an agent reads.
+export { applyHistoryWindow } from './prompt/apply-history-window';
+export { applyPromptView, buildMessages, PROMPT_VIEWS } from './prompt/build-messages';
+export type { BuildMessagesOptions, HistoryTurn, PromptView } from './prompt/build-messages';
+export { observationToContent } from './prompt/observation-to-content';
 
 // Tools.
 export { defineTool } from './tools/define-tool';

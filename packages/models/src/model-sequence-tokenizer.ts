@@ -2,6 +2,7 @@ import { InvalidArgumentError, splitOnImages, type ContentPart, type EncodedChat
 import { applyChatTemplate } from './chat-template';
 import { Tokenizer } from './tokenizer';
 
+/** How `createModelSequenceTokenizer` counts an image's tokens and which tokenizer it encodes with. */
 export interface ModelSequenceTokenizerOptions {
   /** Image tokens per image: the model's `imageTokenCount(model.config)`. */
   imageTokens: number;

@@ -1,5 +1,4 @@
-import { buildMessages, type HistoryTurn, type PromptView } from '@saccade/agents';
-import { abortableDelay } from '@saccade/core';
+import { abortableDelay, buildMessages, type HistoryTurn, type PromptView } from '@saccade/core';
 import {
   InvalidArgumentError,
   type Agent,

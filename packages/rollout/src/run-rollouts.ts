@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { makeEnv } from '@saccade/core';
+import { makeEnv, PROMPT_VIEWS, type PromptView } from '@saccade/core';
 import { InvalidArgumentError, type Agent, type Env, type ImageData, type RunEvent, type Trajectory } from '@saccade/spec';
 import { runEpisode, type EpisodeContext, type EpisodeSettings, type RolloutPrompt, type SamplingOptions } from './run-episode';
 import type { TrajectoryStore } from './trajectory-store';
 import { createLockstep, isBatchAgent, type Lockstep } from './lockstep-agent';
-import { PROMPT_VIEWS, type PromptView } from '@saccade/agents';
 import { trajectorySuccess } from './trajectory-filter';
 
 export interface RolloutSettings {

@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { TrajectoryFileError, trajectorySchema } from '@saccade/agents';
-import type { Trajectory } from '@saccade/spec';
+import { trajectorySchema } from '@saccade/core';
+import { TrajectoryFileError, type Trajectory } from '@saccade/spec';
 import { checkTrajectoryFilter, matchesTrajectoryFilter, type TrajectoryFilter } from './trajectory-filter';
 
 /** A line that could not be read: its 1-based number, its text and why. */

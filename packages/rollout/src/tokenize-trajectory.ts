@@ -1,4 +1,4 @@
-import { PROMPT_VIEWS, type PromptView } from '@saccade/agents';
+import { PROMPT_VIEWS, type PromptView } from '@saccade/core';
 import { IMAGE_PLACEHOLDER, InvalidArgumentError, type ImageRef, type SequenceMessage, type SequenceTokenizer, type Trajectory } from '@saccade/spec';
 import { trajectorySuccess } from './trajectory-filter';
 

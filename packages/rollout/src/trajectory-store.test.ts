@@ -4,9 +4,8 @@ import { appendFile, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { TrajectoryFileError } from '@saccade/agents';
 import { contentHash } from '@saccade/image';
-import { InvalidArgumentError, type Trajectory } from '@saccade/spec';
+import { InvalidArgumentError, TrajectoryFileError, type Trajectory } from '@saccade/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedImage } from './__fixtures__/count-env';
 import { imageFileName } from './store-observation';

@@ -21,6 +21,7 @@ test('runtime exports are the constants, the errors, the media-type sniffer, the
     'SaccadeError',
     'TimeoutError',
     'ToolExecutionError',
+    'TrajectoryFileError',
     'decodeMaskRle',
     'describeMask',
     'detectImageMediaType',

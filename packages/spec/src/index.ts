@@ -52,3 +52,4 @@ export { InvalidStateError } from './errors/invalid-state-error';
 export { SaccadeError } from './errors/saccade-error';
 export { TimeoutError } from './errors/timeout-error';
 export { ToolExecutionError } from './errors/tool-execution-error';
+export { TrajectoryFileError } from './errors/trajectory-file-error';

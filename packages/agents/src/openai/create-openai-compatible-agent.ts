@@ -1,4 +1,4 @@
-import { untilAborted } from '@saccade/core';
+import { applyHistoryWindow, untilAborted } from '@saccade/core';
 import {
   InvalidArgumentError,
   type Agent,
@@ -12,7 +12,6 @@ import { z } from 'zod';
 import { createLimiter, type Limiter } from '../create-limiter';
 import { AgentRequestError } from '../errors/agent-request-error';
 import { AgentResponseError } from '../errors/agent-response-error';
-import { applyHistoryWindow } from '../prompt/apply-history-window';
 import { CHAT_COMPLETION_SHAPE, chatCompletionSchema, type ChatCompletion, type ChatCompletionChoice } from './chat-completion-schema';
 import { excerpt, postJsonWithRetry } from './post-with-retry';
 import { ImageUrlEncoder, toChatMessages } from './to-chat-messages';

@@ -1,9 +1,8 @@
-import { EnvWrapper, makeEnv, parseFormattedResponse } from '@saccade/core';
+import { buildMessages, EnvWrapper, makeEnv, parseFormattedResponse } from '@saccade/core';
 import { FROZEN_LAKE_ID, SOKOBAN_ID, registerGridEnvs } from '@saccade/env-grid';
 import type { Agent, Env } from '@saccade/spec';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { OracleNotFoundError } from '../errors/oracle-not-found-error';
-import { buildMessages } from '../prompt/build-messages';
 import { createOracleAgent, findOracle, type OracleCapable } from './oracle-agent';
 
 beforeAll(() => registerGridEnvs());

@@ -1,8 +1,7 @@
-import { makeEnv } from '@saccade/core';
+import { buildMessages, makeEnv } from '@saccade/core';
 import { PROCEDURAL_VQA_ENVS, registerProceduralEnvs, SVG_RECONSTRUCTION_ID } from '@saccade/env-procedural';
 import type { Agent, Env } from '@saccade/spec';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildMessages } from '../prompt/build-messages';
 import { createOracleAgent } from './oracle-agent';
 
 beforeAll(() => registerProceduralEnvs());

@@ -1,25 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import type { Trajectory } from '@saccade/spec';
-import { z } from 'zod';
-import { TrajectoryFileError } from '../errors/trajectory-file-error';
-
-const storedObservationSchema = z.looseObject({ text: z.string(), images: z.array(z.looseObject({ hash: z.string() })) });
-
-const turnSchema = z.looseObject({
-  observation: storedObservationSchema,
-  action: z.string(),
-  reward: z.number(),
-});
-
-/** The fields of a stored trajectory the readers rely on; the rest passes through. */
-export const trajectorySchema = z.looseObject({
-  id: z.string(),
-  envId: z.string(),
-  seed: z.number().nullable(),
-  agentId: z.string(),
-  turns: z.array(turnSchema),
-});
+import { trajectorySchema } from '@saccade/core';
+import { TrajectoryFileError, type Trajectory } from '@saccade/spec';
 
 /**
  * Parses trajectory JSONL text: one trajectory per line, blank lines skipped. Throws a

@@ -10,6 +10,7 @@ import { InvalidStateError } from './invalid-state-error';
 import { SaccadeError } from './saccade-error';
 import { TimeoutError } from './timeout-error';
 import { ToolExecutionError } from './tool-execution-error';
+import { TrajectoryFileError } from './trajectory-file-error';
 
 describe('isInstance', () => {
   test('recognises its own class and the base, not siblings', () => {
@@ -75,6 +76,13 @@ describe('messages say what was expected and what came', () => {
     const located = new FileFormatError({ file: 'test.json', where: 'test.json record 2', field: 'label', expected: 'a string', received: '3' });
     expect(located.message).toBe('test.json record 2: field "label": expected a string, received 3');
     expect([FileFormatError.isInstance(located), SaccadeError.isInstance(located), InvalidArgumentError.isInstance(located)]).toEqual([true, true, false]);
+  });
+
+  test('TrajectoryFileError names the file, the line and the reason', () => {
+    const error = new TrajectoryFileError({ source: 'runs/a/trajectories/x.jsonl', line: 3, reason: 'turns: expected array, received undefined' });
+    expect(error.message).toBe('runs/a/trajectories/x.jsonl:3: not a trajectory: turns: expected array, received undefined');
+    expect(error).toMatchObject({ name: 'Saccade_TrajectoryFileError', source: 'runs/a/trajectories/x.jsonl', line: 3 });
+    expect([TrajectoryFileError.isInstance(error), SaccadeError.isInstance(error), FileFormatError.isInstance(error)]).toEqual([true, true, false]);
   });
 
   test('EnvAlreadyRegisteredError', () => {

@@ -1,10 +1,13 @@
-import { SaccadeError } from '@saccade/spec';
+import { SaccadeError } from './saccade-error';
 
 const name = 'Saccade_TrajectoryFileError';
 const marker = 'saccade.error.trajectory-file';
 const symbol = Symbol.for(marker);
 
-/** A line of a trajectory JSONL file is not valid JSON or not a trajectory. */
+/**
+ * A line of a trajectory JSONL file is not valid JSON or not a trajectory (rollout's trajectory
+ * store, agents' trajectory readers): `runs/a/trajectories/x.jsonl:3: not a trajectory: turns: …`.
+ */
 export class TrajectoryFileError extends SaccadeError {
   private readonly [symbol] = true;
 

@@ -19,6 +19,7 @@ export interface HistoryTurn {
   action: string;
 }
 
+/** What `buildMessages` makes one turn's chat from. */
 export interface BuildMessagesOptions {
   /** The env's system prompt; left out when undefined or empty. */
   systemPrompt?: string;
