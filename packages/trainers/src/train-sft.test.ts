@@ -62,7 +62,7 @@ describe('trainSft', () => {
     model.dispose();
   });
 
-  test('plays only the seeds its steps read: steps × batch examples, in seed order, with progress; the same set again on resume', async () => {
+  test('plays only the seeds its steps can read: the first steps × batch of the range, with progress; the same set again on resume', async () => {
     const model = VisionLanguageModel.create({ preset: 'tiny', seed: 0 });
     const played: number[] = [];
     const { createOracleAgent } = await import('@saccade/agents');
@@ -85,13 +85,12 @@ describe('trainSft', () => {
     };
     const events: RunEvent[] = [];
     await trainSft(model, settings, (event) => events.push(event));
-    // 15 examples at 2 a seed (one per turn): seeds 1000–1007, the last one's second turn left over.
-    const ready = events.find((event) => event.type === 'log' && event.message.endsWith('demonstrations ready'));
-    expect(ready).toMatchObject({ data: { examples: 16 } });
-    // One chunk was played (as many seeds as examples needed, 64 at most), not the 8,000 seeds.
+    // 15 seeds (3 steps × 5), not the 8,000 of the range: 30 examples, one a turn.
     expect(played.sort((a, b) => a - b)).toEqual(Array.from({ length: 15 }, (_, index) => 1000 + index));
-    const progress = events.filter((event) => event.type === 'log' && event.message.startsWith('demonstrations: '));
-    expect(progress.map((event) => (event.type === 'log' ? event.message : ''))).toEqual(['demonstrations: 16 examples (15 needed) from 8 of 8000 seeds']);
+    const ready = events.find((event) => event.type === 'log' && event.message.endsWith('demonstrations ready'));
+    expect(ready).toMatchObject({ data: { examples: 30 } });
+    const progress = events.flatMap((event) => (event.type === 'log' && /^(playing|demonstrations: )/.test(event.message) ? [event.message] : []));
+    expect(progress).toEqual([`playing the demonstration agent on 15 of the 8000 training seeds of ${COLOUR_STEPS_ID} for demonstrations`, 'demonstrations: 15 of 15 seeds played, 30 examples']);
     model.dispose();
   });
 

@@ -146,10 +146,11 @@ export async function trainSft(
 /**
  * The supervised examples: the demonstrator's episodes on the training seeds (played by the rollout
  * manager) and any given demonstrations, each turned into masked sequences by rollout's tokeniser
- * exactly as the policy is prompted. The demonstrator plays only as many seeds as the run's steps
- * read (`steps × batchSize` examples, in seed order), a chunk at a time with progress in the log,
- * so a short run on a large seed range starts at once. The set depends on (seeds, steps, batch
- * size) only: a resumed run plays the same one.
+ * exactly as the policy is prompted. The demonstrator plays only the seeds the run can read: the
+ * first `steps × batchSize` of the range (one episode for each example a step reads, so that a
+ * short run still sees as many maps as examples), a chunk at a time with progress in the log, so a
+ * 10-step run on 8,000 seeds starts at once. The set depends on (seeds, steps, batch size) only: a
+ * resumed run plays the same one.
  */
 async function sftExamples(episodes: PolicyEpisodes, settings: TrainSftSettings, log: (message: string, data?: Record<string, unknown>) => void): Promise<SftExample[]> {
   const examples: SftExample[] = [];
@@ -157,42 +158,33 @@ async function sftExamples(episodes: PolicyEpisodes, settings: TrainSftSettings,
     for (const trajectory of trajectories) examples.push(...(await trajectoryExamples(episodes, trajectory, batch)));
   };
   if (settings.oracle ?? true) {
-    const seeds = seedRange(settings.trainSeeds);
-    const needed = Math.max(1, settings.steps * settings.batchSize);
+    const seeds = seedRange(settings.trainSeeds).slice(0, Math.max(1, settings.steps * settings.batchSize));
     const name = settings.demonstrationAgent ? 'demonstration agent' : 'oracle';
     const demonstrator = settings.demonstrationAgent ?? (({ env }: EpisodeContext) => createOracleAgent({ env }));
-    log(`playing the ${name} on the training seeds of ${settings.envId} for ${needed} demonstrations (at most ${seeds.length} seeds)`);
-    let played = 0;
+    log(`playing the ${name} on ${seeds.length} of the ${settings.trainSeeds.count} training seeds of ${settings.envId} for demonstrations`);
     let failures = 0;
     let firstFailure: string | undefined;
-    while (examples.length < needed && played < seeds.length) {
-      // The first chunk measures how many examples a seed gives; later ones ask for what is missing.
-      const perSeed = played === 0 ? 1 : Math.max(examples.length / played, 1e-3);
-      const size = played === 0 ? Math.min(64, needed) : Math.min(512, Math.ceil(((needed - examples.length) / perSeed) * 1.05) + 1);
-      const chunk = seeds.slice(played, played + size);
+    for (let played = 0; played < seeds.length; played += DEMONSTRATION_CHUNK) {
+      const chunk = seeds.slice(played, played + DEMONSTRATION_CHUNK);
       // Rendering frames waits on sharp's thread pool: a few episodes at a time keep it busy.
       const batch = await episodes.play(chunk, { temperature: 0, seed: settings.seed, agent: demonstrator, concurrency: 8 });
       const failed = batch.trajectories.filter((trajectory) => trajectory.error !== undefined);
       if (played === 0 && failed.length === batch.trajectories.length && failed[0]?.error) {
         throw new Error(`The ${name} could not play ${settings.envId}: ${failed[0].error.message} Give demonstrations instead (an SFT file from \`saccade data generate\`).`);
       }
-      // Seeds in order until the examples suffice: the set does not depend on the chunks' sizes.
-      for (const trajectory of batch.trajectories) {
-        if (examples.length >= needed) break;
-        played++;
-        if (trajectory.error === undefined) await add(batch, [trajectory]);
-        else {
-          failures++;
-          firstFailure ??= trajectory.error.message;
-        }
-      }
-      log(`demonstrations: ${examples.length} examples (${needed} needed) from ${played} of ${seeds.length} seeds`, { seeds: played, examples: examples.length });
+      failures += failed.length;
+      firstFailure ??= failed[0]?.error?.message;
+      await add(batch, batch.trajectories.filter((trajectory) => trajectory.error === undefined));
+      log(`demonstrations: ${played + chunk.length} of ${seeds.length} seeds played, ${examples.length} examples`, { seeds: played + chunk.length, examples: examples.length });
     }
     if (failures > 0) log(`${failures} ${name} episodes failed and are left out (first: ${firstFailure})`);
   }
   if (settings.demonstrations) await add(settings.demonstrations);
   return examples;
 }
+
+/** Seeds the demonstrator plays between two progress lines. */
+const DEMONSTRATION_CHUNK = 512;
 
 /** A demonstration's masked sequences (those with a trained token), images decoded. */
 async function trajectoryExamples(episodes: PolicyEpisodes, trajectory: Trajectory, batch: PlayedBatch): Promise<SftExample[]> {
