@@ -1,8 +1,9 @@
 import { MockAgent } from '@saccade/agents';
-import { createModelAgent, VisionLanguageModel, type GenerateOptions } from '@saccade/models';
+import { createModelAgent, createModelSequenceTokenizer, imageTokenCount, VisionLanguageModel, type GenerateOptions } from '@saccade/models';
 import type { Env, EnvResetOptions, ResetResult, RunEvent, StepResult } from '@saccade/spec';
 import { describe, expect, it } from 'vitest';
 import { runRollouts } from './run-rollouts';
+import { trajectorySequences } from './trajectory-sequences';
 
 /** An env that asks for the start of each response: `infos[0]` is the reset's info, `infos[i]` step i's; one turn per entry. */
 class PrefixEnv implements Env {
@@ -74,11 +75,12 @@ describe('a forced prefix (info.forcedPrefix)', () => {
     expect(env.actions).toEqual(actions);
     expect(trajectory?.turns.map((turn) => turn.action)).toEqual(actions);
     expect(events.flatMap((event) => (event.type === 'turn-end' ? [event.action] : []))).toEqual(actions);
-    // Only the turn without a prefix keeps the sampled tokens: a prefixed action was not all sampled.
-    expect(trajectory?.turns.map((turn) => [turn.tokens, turn.logprobs])).toEqual([
-      [undefined, undefined],
-      [[3, 4], [-3, -4]],
-      [undefined, undefined],
+    // The prefixed turns say so; an agent that does not report its prompt keeps no sampled tokens for
+    // them (the continuation's context is unknown), only for the turn without a prefix.
+    expect(trajectory?.turns.map((turn) => [turn.forcedPrefix, turn.tokens, turn.logprobs])).toEqual([
+      ['<think>', undefined, undefined],
+      [undefined, [3, 4], [-3, -4]],
+      ['<answer>', undefined, undefined],
     ]);
     expect(trajectory).toMatchObject({ terminated: true, totalReward: 1 });
   });
@@ -116,7 +118,20 @@ describe('a forced prefix (info.forcedPrefix)', () => {
       expect(envs.get(0)?.actions).toEqual(['B</answer>']);
       expect(envs.get(1)?.actions).toEqual(['<answer>B</answer>']);
       expect(trajectories.map((trajectory) => trajectory.turns[0]?.action)).toEqual(['B</answer>', '<answer>B</answer>']);
-      expect(trajectories.map((trajectory) => trajectory.turns[0]?.tokens)).toEqual([answer, undefined]);
+      // The continuation is recorded with the prompt it was sampled in, which holds the prefix: rollout's
+      // sampled sequence is that prompt as context and the continuation with loss, nothing re-encoded.
+      expect(trajectories.map((trajectory) => [trajectory.turns[0]?.forcedPrefix, trajectory.turns[0]?.tokens])).toEqual([
+        [undefined, answer],
+        ['<answer>', answer],
+      ]);
+      const prefixed = trajectories[1]!;
+      expect(prefixed.turns[0]!.prompt!.tokens).toEqual(batches[0]![1]!.tokens);
+      const tokenizer = createModelSequenceTokenizer({ imageTokens: imageTokenCount(model.config), tokenizer: model.tokenizer });
+      const [sequence, ...rest] = trajectorySequences(prefixed, tokenizer, { recordedTokens: true });
+      expect(rest).toEqual([]);
+      expect(sequence!.inputIds).toEqual([...batches[0]![1]!.tokens, ...answer]);
+      expect(sequence!.lossMask).toEqual([...batches[0]![1]!.tokens.map(() => 0), ...answer.map(() => 1)]);
+      expect(sequence!.sampledLogProbs!.slice(-answer.length)).toEqual(answer.map(() => -0.5));
     }
   });
 });

@@ -90,8 +90,9 @@ export function forcedPrefixOf(info: Readonly<Record<string, unknown>> | undefin
  * it (as vLLM's `continue_final_message` does; the built-in model with `continueFinalMessage`). The
  * action the env gets and the turn records is the prefix followed by the agent's text. An agent
  * that cannot continue reads the prefix as an earlier assistant message and answers after it; its
- * answer is appended to the prefix all the same. Such a turn records no `tokens` or `logprobs`: the
- * prefix was not sampled, so a tokenizer encodes the action's text.
+ * answer is appended to the prefix all the same. The turn records the prefix (`forcedPrefix`); its
+ * `tokens` and `logprobs` (the continuation only) are recorded only with the prompt the agent
+ * sampled them from (`turn.prompt`, ending with the prefix), else a tokenizer encodes the action's text.
  */
 export async function runEpisode(context: Omit<EpisodeContext, 'env'>, settings: EpisodeSettings): Promise<EpisodeResult> {
   const { episodeId, groupId, prompt } = context;
@@ -155,9 +156,13 @@ export async function runEpisode(context: Omit<EpisodeContext, 'env'>, settings:
         timing: { agentMs, envMs },
       };
       if (output.finishReason !== undefined) turn.finishReason = output.finishReason;
-      if (prefix === undefined && Array.isArray(output.tokens)) turn.tokens = output.tokens;
-      if (prefix === undefined && Array.isArray(output.logprobs)) turn.logprobs = output.logprobs;
-      if (prefix === undefined && turn.tokens !== undefined && response.prompt !== undefined) turn.prompt = promptOf(response.prompt, messages, references);
+      // A prefixed action was not all sampled: its sampled tokens are kept only with the prompt they
+      // continued (which holds the prefix), so that a trainer scores them in that context.
+      if (prefix !== undefined) turn.forcedPrefix = prefix;
+      const recorded = prefix === undefined || response.prompt !== undefined;
+      if (recorded && Array.isArray(output.tokens)) turn.tokens = output.tokens;
+      if (recorded && Array.isArray(output.logprobs)) turn.logprobs = output.logprobs;
+      if (turn.tokens !== undefined && response.prompt !== undefined) turn.prompt = promptOf(response.prompt, messages, references);
       turns.push(turn);
       trajectory.totalReward += result.reward;
       settings.emit({

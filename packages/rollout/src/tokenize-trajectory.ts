@@ -145,7 +145,8 @@ export function tokenizeTrajectory(
     messages.push({ role: 'user', text, images: turn.observation.images });
     messageTurn.push(firstTurn + index);
     assistantMessage.push(messages.length);
-    messages.push({ role: 'assistant', text: turn.action, images: [], ...(options.recordedTokens && turn.tokens ? { tokens: turn.tokens } : {}) });
+    // A forced prefix's tokens are not among the sampled ones: such an action is encoded from its text.
+    messages.push({ role: 'assistant', text: turn.action, images: [], ...(options.recordedTokens && turn.tokens && turn.forcedPrefix === undefined ? { tokens: turn.tokens } : {}) });
     messageTurn.push(firstTurn + index);
   });
 

@@ -24,12 +24,13 @@ const CONFIGS: [string, Partial<ModelConfig>][] = [
 const STOP = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j'];
 
 for (const [name, config] of CONFIGS) {
-  test(`${name}'s model: every trained token's recorded log-prob equals the trainer's, in episodes longer than the context`, async () => {
+  test(`${name}'s model: every trained token's recorded log-prob equals the trainer's, in episodes longer than the context, forced prefixes included`, async () => {
     const model = VisionLanguageModel.create({ preset: 'small', seed: 3, config });
     const temperature = 0.7;
     const episodes = await createPolicyEpisodes(
       model,
-      { envId: RETRY_ID, envOptions: { turns: 7, imageSize: config.imageSize ?? 64 }, maxTurns: 7, view: 'full', historyWindow: 6, maxTokens: 96, stop: STOP },
+      // From the fifth answer on the env forces '<answer>': those turns' sampled tokens continue it.
+      { envId: RETRY_ID, envOptions: { turns: 7, imageSize: config.imageSize ?? 64, forcedAnswerFrom: 4 }, maxTurns: 7, view: 'full', historyWindow: 6, maxTokens: 96, stop: STOP },
       model,
     );
     const batch = await episodes.play([1, 2, 3, 4], { temperature, seed: 5 });
@@ -38,8 +39,10 @@ for (const [name, config] of CONFIGS) {
     let largest = 0;
     let cutPrompts = 0;
     let splitEpisodes = 0;
+    let forcedTurns = 0;
     for (const trajectory of batch.trajectories) {
       expect(trajectory.error).toBeUndefined();
+      forcedTurns += trajectory.turns.filter((turn) => turn.forcedPrefix === '<answer>' && turn.prompt !== undefined && turn.action.startsWith('<answer>')).length;
       cutPrompts += trajectory.turns.filter((turn) => (turn.prompt?.truncatedTokens ?? 0) > 0).length;
       const sequences = episodes.sequences(trajectory);
       if (sequences.length > 1) splitEpisodes++;
@@ -65,6 +68,7 @@ for (const [name, config] of CONFIGS) {
     // The episodes outgrew the context: prompts were cut, and their episodes split where the sampler cut.
     expect(cutPrompts).toBeGreaterThan(0);
     expect(splitEpisodes).toBeGreaterThan(0);
+    expect(forcedTurns).toBeGreaterThan(0);
     expect(compared).toBeGreaterThan(100);
     expect(largest).toBeLessThan(1e-4);
     model.dispose();

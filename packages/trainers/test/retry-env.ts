@@ -15,10 +15,13 @@ export class RetryEnv implements Env {
   #turn = 0;
   readonly turns: number;
   readonly imageSize: number;
+  /** From this many answers on, the env forces `<answer>` at the start of the next one (info.forcedPrefix, as ViGoRL's final answer). */
+  readonly forcedAnswerFrom: number;
 
-  constructor(options: { turns?: number; imageSize?: number } = {}) {
+  constructor(options: { turns?: number; imageSize?: number; forcedAnswerFrom?: number } = {}) {
     this.turns = options.turns ?? 6;
     this.imageSize = options.imageSize ?? 16;
+    this.forcedAnswerFrom = options.forcedAnswerFrom ?? Infinity;
   }
 
   systemPrompt(): string {
@@ -43,7 +46,12 @@ export class RetryEnv implements Env {
       reward: right ? 1 : 0,
       terminated,
       truncated,
-      info: { formatCorrect: answer !== undefined, rewardTerms: { correct: right ? 1 : 0 }, metrics: { success: right } },
+      info: {
+        formatCorrect: answer !== undefined,
+        rewardTerms: { correct: right ? 1 : 0 },
+        metrics: { success: right },
+        ...(this.#turn >= this.forcedAnswerFrom ? { forcedPrefix: '<answer>' } : {}),
+      },
     };
   }
 
@@ -61,5 +69,5 @@ export class RetryEnv implements Env {
 }
 
 export function registerRetry(): void {
-  registerEnv({ id: RETRY_ID, create: (options: { turns?: number; imageSize?: number }) => new RetryEnv(options), maxTurns: 8 }, { override: true });
+  registerEnv({ id: RETRY_ID, create: (options: { turns?: number; imageSize?: number; forcedAnswerFrom?: number }) => new RetryEnv(options), maxTurns: 8 }, { override: true });
 }

@@ -41,6 +41,13 @@ export interface Turn {
    * ended (no end token), so a trainer masks it out.
    */
   finishReason?: AgentFinishReason;
+  /**
+   * The text the env forced at the start of the action (its `info.forcedPrefix`, e.g. ViGoRL's
+   * final `<answer>`): the action is this prefix followed by what the agent wrote, and `tokens`
+   * and `logprobs` are that continuation only (recorded with its `prompt`, which ends with the
+   * prefix).
+   */
+  forcedPrefix?: string;
   /** The action's token ids as the agent returned them (a local model, or a server that returns them). */
   tokens?: number[];
   /** Log-probability of each of `tokens` under the distribution the policy sampled them from. */
