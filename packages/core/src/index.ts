@@ -109,3 +109,20 @@ export { parseNumber, parseNumericAnswer, withinRelative } from './checkers/pars
 export type { ParsedNumber } from './checkers/parse-number';
 export { checkAI2D, checkIconQA, checkScienceQA } from './checkers/science-checkers';
 export { checkAOkvqa, checkVizWiz, createAOkvqaChecker, createVqaScoreChecker, vqaScore } from './checkers/vqa-score-checkers';
+
+// Vision-QA tasks: the task contract every env, data adapter and generator speaks (the task-file
+// format, task sources, answer types, the prompt that poses a task, the oracle's answer).
+export { ANSWER_TYPES, memoryTaskSchema, taskFileLineSchema } from './tasks/vision-qa-task';
+export type { AnswerType, TaskImage, VisionQATask, VisionQATaskInput } from './tasks/vision-qa-task';
+export { TaskFileError } from './tasks/task-file-error';
+export { describeReceived, describeZodIssue, parseTaskLine, readTaskFile } from './tasks/read-task-file';
+export type { ParseTaskLineOptions, ReadTaskFileOptions } from './tasks/read-task-file';
+export { formatTaskLine, writeTaskFile } from './tasks/write-task-file';
+export { indexForSeed } from './tasks/task-source';
+export type { TaskSource } from './tasks/task-source';
+export { ArrayTaskSource } from './tasks/array-task-source';
+export type { ArrayTaskSourceOptions } from './tasks/array-task-source';
+export { TaskFileSource } from './tasks/task-file-source';
+export { formatInstruction, taskPrompt, vqaSystemPrompt } from './tasks/task-prompt';
+export type { AnswerFormat } from './tasks/task-prompt';
+export { oracleAnswer } from './tasks/oracle-answer';

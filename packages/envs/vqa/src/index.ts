@@ -1,28 +1,35 @@
 // The env and its registration.
-export { VISION_QA_ENV_OPTION_NAMES, VisionQAEnv, oracleAnswer, type VisionQAEnvOptions } from './env/vision-qa-env';
+export { VISION_QA_ENV_OPTION_NAMES, VisionQAEnv, type VisionQAEnvOptions } from './env/vision-qa-env';
 export { VISION_QA_ID, registerVqaEnvs } from './register-vqa-envs';
 
 // Rewards, reflection and prompts.
 export { DEFAULT_VISTA_REWARDS, REWARD_SETS, vistaR1Terms, type RewardSet, type TurnRecord, type VistaRewards } from './env/vista-rewards';
 export { detectRepetition, type RepetitionReport } from './env/detect-repetition';
 export { directionHint, formatErrorFeedback, wrongAnswerFeedback } from './env/reflection-feedback';
-export { formatInstruction, taskPrompt, vqaSystemPrompt, type AnswerFormat } from './env/prompts';
+// The prompt that poses a task and the oracle's answer live with the task contract in @saccade/core.
+export { formatInstruction, oracleAnswer, taskPrompt, vqaSystemPrompt, type AnswerFormat } from '@saccade/core';
 
-// Task sources.
-export { indexForSeed, type TaskSource } from './sources/task-source';
-export { ArrayTaskSource, type ArrayTaskSourceOptions } from './sources/array-task-source';
-export { TaskFileSource } from './sources/task-file-source';
-
-// The task file format.
+// The task contract lives in @saccade/core; re-exported here, where it was first defined.
 export {
   ANSWER_TYPES,
+  ArrayTaskSource,
+  TaskFileError,
+  TaskFileSource,
+  describeReceived,
+  describeZodIssue,
+  formatTaskLine,
+  indexForSeed,
   memoryTaskSchema,
+  parseTaskLine,
+  readTaskFile,
   taskFileLineSchema,
+  writeTaskFile,
   type AnswerType,
+  type ArrayTaskSourceOptions,
+  type ParseTaskLineOptions,
+  type ReadTaskFileOptions,
   type TaskImage,
+  type TaskSource,
   type VisionQATask,
   type VisionQATaskInput,
-} from './task/vision-qa-task';
-export { TaskFileError } from './task/task-file-error';
-export { describeReceived, describeZodIssue, parseTaskLine, readTaskFile, type ParseTaskLineOptions, type ReadTaskFileOptions } from './task/read-task-file';
-export { formatTaskLine, writeTaskFile } from './task/write-task-file';
+} from '@saccade/core';

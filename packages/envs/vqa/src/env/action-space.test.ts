@@ -1,7 +1,7 @@
 import { findActionSpace } from '@saccade/core';
 import { beforeAll, expect, test } from 'vitest';
 import { makeTaskFolder, SAMPLE_TASKS } from '../../test/task-files';
-import type { VisionQATaskInput } from '../task/vision-qa-task';
+import type { VisionQATaskInput } from '@saccade/core';
 import { VisionQAEnv } from './vision-qa-env';
 
 let folder: string;

@@ -1,7 +1,5 @@
-import { choiceLetter, expectedChoiceIndex, parseChoiceLetter, parseNumericAnswer } from '@saccade/core';
+import { choiceLetter, expectedChoiceIndex, formatInstruction, parseChoiceLetter, parseNumericAnswer, type AnswerFormat, type VisionQATask } from '@saccade/core';
 import { quoteModelText } from '@saccade/spec';
-import type { VisionQATask } from '../task/vision-qa-task';
-import { formatInstruction, type AnswerFormat } from './prompts';
 
 const attemptsLine = (remaining: number) =>
   remaining === 1 ? 'You have 1 attempt remaining. This is your LAST attempt.' : `You have ${remaining} attempts remaining.`;

@@ -4,7 +4,7 @@ import type { Env } from '@saccade/spec';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { makeTaskFolder, SAMPLE_TASKS, solidPng, writeLines } from '../../test/task-files';
 import { VISION_QA_ID, registerVqaEnvs } from '../register-vqa-envs';
-import type { VisionQATaskInput } from '../task/vision-qa-task';
+import type { VisionQATaskInput } from '@saccade/core';
 import { VisionQAEnv, type VisionQAEnvOptions } from './vision-qa-env';
 
 let folder: string;

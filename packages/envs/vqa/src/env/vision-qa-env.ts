@@ -1,16 +1,24 @@
 import {
+  ArrayTaskSource,
   choiceLetter,
-  expectedChoiceIndex,
   findAnswerChecker,
   formatTemplate,
   getAnswerChecker,
-  normalizeVqaAnswer,
+  indexForSeed,
   OUTPUT_FORMATS,
-  parseBox,
+  oracleAnswer,
   parseFinalAnswer,
   parseFormattedResponse,
+  TaskFileError,
+  TaskFileSource,
+  taskPrompt,
+  vqaSystemPrompt,
   type AnswerCheck,
   type AnswerChecker,
+  type AnswerFormat,
+  type TaskSource,
+  type VisionQATask,
+  type VisionQATaskInput,
 } from '@saccade/core';
 import { loadImage } from '@saccade/image';
 import {
@@ -27,13 +35,7 @@ import {
   type StepResult,
   type TextActionSpace,
 } from '@saccade/spec';
-import { ArrayTaskSource } from '../sources/array-task-source';
-import { TaskFileSource } from '../sources/task-file-source';
-import { indexForSeed, type TaskSource } from '../sources/task-source';
-import { TaskFileError } from '../task/task-file-error';
-import type { VisionQATask, VisionQATaskInput } from '../task/vision-qa-task';
 import { detectRepetition, type RepetitionReport } from './detect-repetition';
-import { taskPrompt, vqaSystemPrompt, type AnswerFormat } from './prompts';
 import { formatErrorFeedback, wrongAnswerFeedback } from './reflection-feedback';
 import { DEFAULT_VISTA_REWARDS, REWARD_SETS, vistaR1Terms, type RewardSet, type TurnRecord, type VistaRewards } from './vista-rewards';
 
@@ -338,26 +340,3 @@ function resolveSettings(options: VisionQAEnvOptions): Settings {
 
 // Quoted back to the model: its placeholders must not become image slots.
 const shorten = (text: string) => quoteModelText(text.length > 200 ? `${text.slice(0, 200)}…` : text);
-
-/** The answer an oracle gives for a task. */
-export function oracleAnswer(task: VisionQATask): string {
-  const { answer, answerType } = task;
-  if (answerType === 'multiple-choice') return choiceLetter(expectedChoiceIndex(task) ?? 0);
-  if (answerType === 'point') {
-    const [x1, y1, x2, y2] = parseBox(answer)!;
-    return `(${(x1 + x2) / 2}, ${(y1 + y2) / 2})`;
-  }
-  if (answerType === 'box') return `[${parseBox(answer)!.join(', ')}]`;
-  if (typeof answer === 'boolean') return answer ? 'yes' : 'no';
-  if (!Array.isArray(answer)) return String(answer);
-  if (answerType === 'list') return answer.join(', ');
-  // Several annotators: the answer most of them gave.
-  const counts = new Map<string, { count: number; text: string }>();
-  for (const value of answer) {
-    const key = normalizeVqaAnswer(String(value));
-    const entry = counts.get(key) ?? { count: 0, text: String(value) };
-    entry.count++;
-    counts.set(key, entry);
-  }
-  return [...counts.values()].sort((a, b) => b.count - a.count)[0]!.text;
-}

@@ -1,7 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { InvalidArgumentError } from '@saccade/spec';
-import { describeReceived } from '../task/read-task-file';
-import { memoryTaskSchema, type VisionQATask, type VisionQATaskInput } from '../task/vision-qa-task';
+import { describeReceived } from './read-task-file';
+import { memoryTaskSchema, type VisionQATask, type VisionQATaskInput } from './vision-qa-task';
 import type { TaskSource } from './task-source';
 
 /** Options of {@link ArrayTaskSource}. */

@@ -2,8 +2,8 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeTaskFolder, SAMPLE_TASKS, writeLines } from '../../test/task-files';
-import { ArrayTaskSource } from '../sources/array-task-source';
-import { TaskFileSource } from '../sources/task-file-source';
+import { ArrayTaskSource } from './array-task-source';
+import { TaskFileSource } from './task-file-source';
 import { readTaskFile } from './read-task-file';
 import { TaskFileError } from './task-file-error';
 import { writeTaskFile } from './write-task-file';
@@ -26,7 +26,7 @@ async function errorOf(promise: Promise<unknown>): Promise<TaskFileError> {
 
 describe('readTaskFile', () => {
   it('streams valid lines, skips blank ones, resolves image paths against the file', async () => {
-    const folder = await makeTaskFolder();
+    const folder = makeTaskFolder();
     const file = writeLines(folder, [SAMPLE_TASKS[0], '', '   ', SAMPLE_TASKS[1]]);
     const tasks = await collect(readTaskFile(file));
     expect(tasks.map((task) => task.id)).toEqual(['chart-1', 'ai2d-1']);
@@ -36,7 +36,7 @@ describe('readTaskFile', () => {
   });
 
   it('names the file, line, field, what was expected and what came', async () => {
-    const folder = await makeTaskFolder();
+    const folder = makeTaskFolder();
     const cases: [object | string, string][] = [
       [{ ...SAMPLE_TASKS[0], answerType: 'essay' }, 'field "answerType": expected one of multiple-choice | yes-no | number | text | list | point | box, received "essay"'],
       ['{"id": "x", "dataset": ', 'field "(line)": expected a JSON object, received text that is not JSON'],
@@ -58,7 +58,7 @@ describe('readTaskFile', () => {
   });
 
   it('skips invalid lines on request and reports each one', async () => {
-    const folder = await makeTaskFolder();
+    const folder = makeTaskFolder();
     const file = writeLines(folder, [SAMPLE_TASKS[0], 'not json', { ...SAMPLE_TASKS[2], answer: 'maybe' }, SAMPLE_TASKS[4]]);
     const skipped: string[] = [];
     const tasks = await collect(readTaskFile(file, { skipInvalid: true, onInvalid: (error) => skipped.push(`${error.line} ${error.field}`) }));
@@ -67,7 +67,7 @@ describe('readTaskFile', () => {
   });
 
   it('checks that images exist when asked, and says when the file is missing', async () => {
-    const folder = await makeTaskFolder();
+    const folder = makeTaskFolder();
     const file = writeLines(folder, [SAMPLE_TASKS[0], { ...SAMPLE_TASKS[0], id: 'gone', images: ['images/gone.png'] }]);
     const error = await errorOf(collect(readTaskFile(file, { checkImages: true })));
     expect(error.message).toBe(`${file}:2: field "images[0]": expected an image file that exists, received "${join(folder, 'images', 'gone.png')}" (not found)`);
@@ -76,7 +76,7 @@ describe('readTaskFile', () => {
   });
 
   it('writeTaskFile writes what readTaskFile reads, through a temporary file', async () => {
-    const folder = await makeTaskFolder();
+    const folder = makeTaskFolder();
     const source = new ArrayTaskSource(SAMPLE_TASKS.map((task) => ({ ...task })) as never, { baseDirectory: folder });
     const tasks = (await collect(source)).map((task) => ({ ...task, images: task.images.map((image) => (image as string).slice(folder.length + 1)) }));
     const file = join(folder, 'out.jsonl');
@@ -91,7 +91,7 @@ describe('readTaskFile', () => {
   });
 
   it('writeTaskFile rejects (never an unhandled stream error) when the file cannot be created', async () => {
-    const folder = await makeTaskFolder();
+    const folder = makeTaskFolder();
     // Tasks that take a while to come, as a dataset conversion's do: the open fails meanwhile.
     async function* slowly() {
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -105,7 +105,7 @@ describe('readTaskFile', () => {
 
 describe('TaskFileSource', () => {
   it('indexes lines once and reads any one on demand, with its line number', async () => {
-    const folder = await makeTaskFolder();
+    const folder = makeTaskFolder();
     const file = join(folder, 'crlf.jsonl');
     writeFileSync(file, [SAMPLE_TASKS[0], SAMPLE_TASKS[1], SAMPLE_TASKS[2]].map((task) => JSON.stringify(task)).join('\r\n\r\n') + '\r\n');
     const source = new TaskFileSource(file);
@@ -120,7 +120,7 @@ describe('TaskFileSource', () => {
   });
 
   it('reports a broken line only when it is read, and an empty file at once', async () => {
-    const folder = await makeTaskFolder();
+    const folder = makeTaskFolder();
     const source = new TaskFileSource(writeLines(folder, [SAMPLE_TASKS[0], { ...SAMPLE_TASKS[0], dataset: '' }]));
     expect((await source.get(0)).id).toBe('chart-1');
     await expect(source.get(1)).rejects.toThrow(/tasks\.jsonl:2: field "dataset": expected a non-empty string \(the dataset name, e\.g\. "ChartQA"\), received ""/);

@@ -1,6 +1,7 @@
-import { choiceLetter, formatTemplate, type OutputFormat } from '@saccade/core';
+import { choiceLetter } from '../checkers/choices';
+import { formatTemplate, type OutputFormat } from '../formats/output-format';
 import { IMAGE_PLACEHOLDER } from '@saccade/spec';
-import type { AnswerType, VisionQATask } from '../task/vision-qa-task';
+import type { AnswerType, VisionQATask } from './vision-qa-task';
 
 /** How the env reads answers: VISTA-Gym's lenient reading, or one of VAGEN's strict formats. */
 export type AnswerFormat = 'final-answer' | OutputFormat;

@@ -1,4 +1,4 @@
-import type { VisionQATask } from '../task/vision-qa-task';
+import type { VisionQATask } from './vision-qa-task';
 
 /**
  * Where a vision-QA env gets its tasks: a task file, an array, or (later) a procedural generator.

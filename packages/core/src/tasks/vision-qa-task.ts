@@ -1,4 +1,7 @@
-import { expectedChoiceIndex, parseBox, parseNumericAnswer, parseYesNo } from '@saccade/core';
+import { expectedChoiceIndex } from '../checkers/choices';
+import { parseBox } from '../checkers/grounding-checkers';
+import { parseYesNo } from '../checkers/normalize-answer';
+import { parseNumericAnswer } from '../checkers/parse-number';
 import type { ImageData } from '@saccade/spec';
 import { z } from 'zod';
 

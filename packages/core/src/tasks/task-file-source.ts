@@ -2,9 +2,9 @@ import { createReadStream } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { InvalidArgumentError } from '@saccade/spec';
-import { parseTaskLine, readTaskFile, type ReadTaskFileOptions } from '../task/read-task-file';
-import { TaskFileError } from '../task/task-file-error';
-import type { VisionQATask } from '../task/vision-qa-task';
+import { parseTaskLine, readTaskFile, type ReadTaskFileOptions } from './read-task-file';
+import { TaskFileError } from './task-file-error';
+import type { VisionQATask } from './vision-qa-task';
 import type { TaskSource } from './task-source';
 
 const NEWLINE = 10;
