@@ -4,7 +4,8 @@
 //   pnpm --filter @saccade/data build && node packages/data/examples/convert-and-export.mjs [outDir]
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { TaskFileSource, VisionQAEnv } from '@saccade/env-vqa';
+import { TaskFileSource } from '@saccade/core';
+import { VisionQAEnv } from '@saccade/env-vqa';
 import { renderSvg } from '@saccade/image';
 import { convertDataset, exportVerlParquet } from '../dist/index.js';
 

@@ -1,5 +1,4 @@
-import { choiceLetter, parseNumber } from '@saccade/core';
-import type { AnswerType } from '@saccade/env-vqa';
+import { choiceLetter, parseNumber, type AnswerType } from '@saccade/core';
 import type { RecordFields } from './record-fields';
 
 /**

@@ -1,4 +1,4 @@
-import type { AnswerType } from '@saccade/env-vqa';
+import type { AnswerType } from '@saccade/core';
 import type { DatasetFormatError, SourceLocation } from './dataset-format-error';
 
 /** What a convert run knows: the input, where its images are, and the user's options. */

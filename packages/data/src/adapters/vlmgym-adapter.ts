@@ -1,5 +1,5 @@
 import { dirname } from 'node:path';
-import { ANSWER_TYPES, type AnswerType } from '@saccade/env-vqa';
+import { ANSWER_TYPES, type AnswerType } from '@saccade/core';
 import { inferAnswerType, letterIndex, multipleChoice, optionIndex } from '../answers';
 import { convertRecords } from '../convert/convert-records';
 import type { DatasetAdapter, TaskDraft } from '../dataset-adapter';

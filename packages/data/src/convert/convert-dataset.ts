@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, realpath, rename, rm, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
-import { formatTaskLine, TaskFileError, writeTaskFile, type VisionQATask } from '@saccade/env-vqa';
+import { formatTaskLine, TaskFileError, writeTaskFile, type VisionQATask } from '@saccade/core';
 import { sniffMediaType } from '@saccade/image';
 import { InvalidArgumentError } from '@saccade/spec';
 import type { AdapterContext, DatasetAdapter, TaskDraft } from '../dataset-adapter';

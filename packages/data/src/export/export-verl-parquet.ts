@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { readTaskFile, TaskFileError } from '@saccade/env-vqa';
+import { readTaskFile, TaskFileError } from '@saccade/core';
 import { sniffMediaType } from '@saccade/image';
 import { verlRow, type VerlRow, type VerlRowOptions } from './verl-row';
 

@@ -1,5 +1,4 @@
-import { choiceLetter, expectedChoiceIndex } from '@saccade/core';
-import { taskPrompt, vqaSystemPrompt, type AnswerFormat, type VisionQATask } from '@saccade/env-vqa';
+import { choiceLetter, expectedChoiceIndex, taskPrompt, vqaSystemPrompt, type AnswerFormat, type VisionQATask } from '@saccade/core';
 
 /**
  * One row of verl's RL dataset layout (what its `examples/data_preprocess` scripts write and its
