@@ -14,7 +14,6 @@ const ALLOWED: readonly AllowedViolation[] = [
   { from: '@saccade/env-procedural', to: '@saccade/env-vqa', reason: 'procedural envs are VisionQA envs over generated tasks; the task contract lives in env-vqa' },
   { from: '@saccade/tool-detect', to: '@saccade/tool-ocr', reason: 'detect reuses the OCR flood fill (a second home to merge into a shared package)' },
   { from: '@saccade/datagen', to: '@saccade/env-grounded', reason: "chainToDialogue re-enacts the grounded env's turns by hand instead of playing it through rollout" },
-  { from: '@saccade/datagen', to: '@saccade/env-vqa', reason: 'the task contract (VisionQATask, task sources) lives in env-vqa' },
   { from: '@saccade/datagen', to: '@saccade/tool-zoom', reason: "the MCTS chains crop with tool-zoom's presets" },
 ];
 

@@ -1,5 +1,4 @@
-import type { BoundingBox } from '@saccade/core';
-import { oracleAnswer, type VisionQATask } from '@saccade/env-vqa';
+import { oracleAnswer, type BoundingBox, type VisionQATask } from '@saccade/core';
 import { contentHash, imageSize, loadImage } from '@saccade/image';
 import { InvalidArgumentError, type ImageData, type Message } from '@saccade/spec';
 import { targetBoxOf, type ImageSize } from '@saccade/env-grounded';

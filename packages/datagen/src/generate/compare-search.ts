@@ -1,5 +1,4 @@
-import { parsePoints } from '@saccade/core';
-import type { VisionQATask } from '@saccade/env-vqa';
+import { parsePoints, type VisionQATask } from '@saccade/core';
 import type { Agent } from '@saccade/spec';
 import { distanceToBox, targetBoxOf } from '@saccade/env-grounded';
 import { chainKey, type ReasoningChain } from '../search/chain-text';

@@ -1,9 +1,8 @@
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { getAnswerChecker } from '@saccade/core';
+import { getAnswerChecker, type VisionQATask } from '@saccade/core';
 import { createGuiGroundingSource, createVisualSearchSource } from '@saccade/env-procedural';
-import type { VisionQATask } from '@saccade/env-vqa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FORCED_ANSWER_PREFIX, scoreGroundedEpisode } from '@saccade/env-grounded';
 import { createNoisyGroundingAgent } from '../agents/noisy-grounding-agent';

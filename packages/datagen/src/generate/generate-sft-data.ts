@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { TaskSource } from '@saccade/env-vqa';
+import type { TaskSource } from '@saccade/core';
 import { InvalidArgumentError, type Agent } from '@saccade/spec';
 import { GroundedSearchEnv } from '@saccade/env-grounded';
 import type { CropSettings, PointCropPresetName } from '@saccade/tool-zoom';
@@ -17,7 +17,7 @@ import { selectExamples } from './select-examples';
 
 export interface GenerateSftDataOptions {
   method: SftMethod;
-  /** The tasks: a procedural generator, a task file (V*Bench, ScreenSpot), any env-vqa source. */
+  /** The tasks: a procedural generator, a task file (V*Bench, ScreenSpot), any task source. */
   source: TaskSource;
   /** Which tasks of the source (indices). */
   taskIndices: readonly number[];

@@ -1,5 +1,4 @@
-import { findAnswerChecker, getAnswerChecker, type AnswerChecker } from '@saccade/core';
-import type { VisionQATask } from '@saccade/env-vqa';
+import { findAnswerChecker, getAnswerChecker, type AnswerChecker, type VisionQATask } from '@saccade/core';
 import { imageSize, loadImage } from '@saccade/image';
 import { InvalidArgumentError, type ImageData, type Message, type Tool } from '@saccade/spec';
 import { groundedTaskPrompt, multiTurnSystemPrompt, singleTurnSystemPrompt, type ImageSize } from '@saccade/env-grounded';

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FileFormatError, partialAssistantText, type Agent, type AgentActOptions } from '@saccade/spec';
-import { TaskFileError } from '@saccade/env-vqa';
+import { TaskFileError } from '@saccade/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createGroundedCropTool } from '@saccade/tool-zoom';
 import { squareScene } from '../../test/scenes';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { describeZodIssue } from '@saccade/env-vqa';
+import { describeZodIssue } from '@saccade/core';
 import { writeFileAtomic } from '@saccade/runs';
 import { GroundingFileError } from '../errors/grounding-file-error';
 import { DEFAULT_MCTS_SETTINGS, type MctsNode, type MctsResult, type MctsSettings } from './mcts';

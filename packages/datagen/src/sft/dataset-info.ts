@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { describeZodIssue } from '@saccade/env-vqa';
+import { describeZodIssue } from '@saccade/core';
 import { z } from 'zod';
 import { GroundingFileError } from '../errors/grounding-file-error';
 

@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
-import { describeReceived } from '@saccade/env-vqa';
+import { describeReceived } from '@saccade/core';
 import { GroundingFileError } from '../errors/grounding-file-error';
 
 /** One record of a JSON or JSONL file, or why its text is not one: `line` is where the record begins. */

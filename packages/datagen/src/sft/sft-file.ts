@@ -4,7 +4,7 @@ import { createInterface } from 'node:readline';
 import { contentHash, loadImage } from '@saccade/image';
 import { IMAGE_PLACEHOLDER, type ImageData } from '@saccade/spec';
 import { z } from 'zod';
-import { describeReceived, describeZodIssue } from '@saccade/env-vqa';
+import { describeReceived, describeZodIssue } from '@saccade/core';
 import { writeFileAtomic } from '@saccade/runs';
 import { GroundingFileError } from '../errors/grounding-file-error';
 

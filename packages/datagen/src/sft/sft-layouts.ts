@@ -1,7 +1,7 @@
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { basename, isAbsolute, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describeReceived, describeZodIssue } from '@saccade/env-vqa';
+import { describeReceived, describeZodIssue } from '@saccade/core';
 import { IMAGE_PLACEHOLDER } from '@saccade/spec';
 import { z } from 'zod';
 import { GroundingFileError } from '../errors/grounding-file-error';
