@@ -3,8 +3,7 @@
 //   pnpm --filter @saccade/env-procedural build && node packages/envs/procedural/examples/generate-tasks.mjs [outDir] [difficulty]
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { makeEnv } from '@saccade/core';
-import { oracleAnswer } from '@saccade/env-vqa';
+import { makeEnv, oracleAnswer } from '@saccade/core';
 import { PROCEDURAL_VQA_ENVS, ProceduralSource, SVG_RECONSTRUCTION_ID, registerProceduralEnvs } from '../dist/index.js';
 
 const outDir = process.argv[2] ?? 'procedural-tasks';

@@ -1,5 +1,4 @@
-import { checkEnv, findAnswerChecker, getAnswerChecker, listEnvs, makeEnv } from '@saccade/core';
-import { memoryTaskSchema, oracleAnswer } from '@saccade/env-vqa';
+import { checkEnv, findAnswerChecker, getAnswerChecker, listEnvs, makeEnv, memoryTaskSchema, oracleAnswer } from '@saccade/core';
 import { describe, expect, it } from 'vitest';
 import { ProceduralSource } from './common/procedural-source';
 import { CHARTS_ID, GUI_GROUNDING_ID, PROCEDURAL_VQA_ENVS, registerProceduralEnvs, SVG_RECONSTRUCTION_ID } from './register-procedural-envs';

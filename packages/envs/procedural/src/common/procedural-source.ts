@@ -1,5 +1,4 @@
-import { createRng, type Rng } from '@saccade/core';
-import type { AnswerType, TaskSource, VisionQATask } from '@saccade/env-vqa';
+import { createRng, type AnswerType, type Rng, type TaskSource, type VisionQATask } from '@saccade/core';
 import { renderSvg } from '@saccade/image';
 import { InvalidArgumentError } from '@saccade/spec';
 import { checkDifficulty } from './difficulty';

@@ -1,5 +1,4 @@
-import { asciiLowerCase, parseFinalAnswer } from '@saccade/core';
-import { indexForSeed, type VisionQATask } from '@saccade/env-vqa';
+import { asciiLowerCase, indexForSeed, parseFinalAnswer, type VisionQATask } from '@saccade/core';
 import { decodeImage, renderSvg } from '@saccade/image';
 import { IMAGE_PLACEHOLDER, InvalidArgumentError, InvalidStateError, type Env, type EnvResetOptions, type ImageData, type ResetResult, type StepResult, type TextActionSpace } from '@saccade/spec';
 import type { ProceduralSourceOptions } from '../common/procedural-source';
