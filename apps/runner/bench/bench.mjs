@@ -15,7 +15,7 @@
 //   --env-options <json>   its options (default: the default run's for FrozenLake, none otherwise)
 //   --max-turns <n>        turn cap (default 10)
 //   --start format|sft     the start (default format)
-//   --start-steps <n>      SFT steps of the start (default: format 100, sft 110: ≈ 40 % on FrozenLake)
+//   --start-steps <n>      SFT steps of the start (default: format 100, sft 110: 65.5 % on FrozenLake since SFT reads one map per example)
 //   --minutes <n>          minutes of RL per algorithm (default 15)
 //   --algorithm <list>     grpo, grpo-dr (Dr. GRPO), grpo-dynamic (DAPO's dynamic sampling, 3 batches at most), ppo-masked (token-level GAE), ppo-bilevel (default: all but grpo-dynamic)
 //   --set <json>           config overrides merged into every algorithm's phase, e.g. '{"grpo":{"learningRate":3e-4}}'
