@@ -1,14 +1,10 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { imageFileName, openTrajectoryStore, type TrajectoryStore } from '@saccade/rollout';
-import { RUN_FILES } from '@saccade/runs';
+import { runPaths, TRAJECTORY_FILES, trajectoriesFile } from '@saccade/runs';
 import type { EpisodeRecorder } from '@saccade/trainers';
 import type { ImageData, RunEvent, Trajectory } from '@saccade/spec';
 import type { TrainConfig } from './train-config';
-
-/** The trajectory files a training run stores its episodes in (`trajectories/<name>.jsonl`). */
-export const TRAINING_EPISODES = 'training';
-export const EVALUATION_EPISODES = 'evaluations';
 
 /**
  * The run's episode store: GRPO and PPO steps (every `trainEvery`-th) and held-out evaluations,
@@ -21,7 +17,7 @@ export async function createEpisodeRecorder(
   settings: TrainConfig['episodeStore'],
   emit: (event: RunEvent) => void,
 ): Promise<{ recorder: EpisodeRecorder; close: () => Promise<void> }> {
-  const folder = join(runFolder, RUN_FILES.trajectories);
+  const folder = runPaths(runFolder).trajectories;
   const stores = new Map<string, TrajectoryStore>();
   const budget = settings.maxMegabytes * 1e6;
   // A resumed run's files count against the budget too.
@@ -30,7 +26,7 @@ export async function createEpisodeRecorder(
   const store = async (name: string): Promise<TrajectoryStore> => {
     let opened = stores.get(name);
     if (opened === undefined) {
-      opened = await openTrajectoryStore({ path: join(folder, `${name}.jsonl`) });
+      opened = await openTrajectoryStore({ path: trajectoriesFile(runFolder, name) });
       stores.set(name, opened);
     }
     return opened;
@@ -42,7 +38,7 @@ export async function createEpisodeRecorder(
       return settings.trainEvery > 0 && step % settings.trainEvery === 0;
     },
     async record(trajectories, images) {
-      const target = await store(trajectories[0]?.training?.phase === 'eval' ? EVALUATION_EPISODES : TRAINING_EPISODES);
+      const target = await store(trajectories[0]?.training?.phase === 'eval' ? TRAJECTORY_FILES.evaluations : TRAJECTORY_FILES.training);
       const before = statSync(target.path).size;
       for (const trajectory of trajectories) {
         bytes += newImages(trajectory, images, target.imagesDirectory);

@@ -1,5 +1,5 @@
 // Run-folder layout and file names.
-export { RUN_FILES, runPaths, trajectoriesFile } from './run-files';
+export { RUN_FILES, runPaths, TRAJECTORY_FILES, trajectoriesFile } from './run-files';
 export type { RunFileName, RunPaths } from './run-files';
 export { RunFolder, metricsRowOf } from './run-folder';
 export type { CreateRunFolderOptions, MetricsRow } from './run-folder';

@@ -61,6 +61,16 @@ export function runPaths(folder: string): RunPaths {
   };
 }
 
+/**
+ * The trajectory files a run keeps (`trajectories/<name>.jsonl`): an eval's episodes, a training
+ * run's stored GRPO/PPO steps and its evaluations' episodes (each with its `training` record).
+ */
+export const TRAJECTORY_FILES = {
+  episodes: 'episodes',
+  training: 'training',
+  evaluations: 'evaluations',
+} as const;
+
 /** `<folder>/trajectories/<name>.jsonl`. */
 export function trajectoriesFile(folder: string, name: string): string {
   return join(folder, RUN_FILES.trajectories, `${name}.jsonl`);

@@ -4,7 +4,7 @@ import type { Env, RunEvent, Trajectory } from '@saccade/spec';
 import type { RunFolder } from '@saccade/runs';
 import type { EvalAgent } from './eval-agent';
 import type { EvalConfig } from './eval-config';
-import { episodeKey, episodeOf } from '@saccade/runs';
+import { episodeKey, episodeOf, TRAJECTORY_FILES } from '@saccade/runs';
 
 export interface RunEvalOptions {
   emit: (event: RunEvent) => void;
@@ -23,7 +23,7 @@ export interface EvalPlan {
 
 /** The path of an eval's trajectory file inside its run folder. */
 export function trajectoriesPath(folder: RunFolder): string {
-  return folder.trajectoriesPath('episodes');
+  return folder.trajectoriesPath(TRAJECTORY_FILES.episodes);
 }
 
 /** Creates an episode's env: the registry's, with the eval's turn cap and tools. */

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { trajectorySuccess } from '@saccade/rollout';
-import { JsonLinesFollower, RUN_FILES, runPaths, wilsonInterval, type RunPaths } from '@saccade/runs';
+import { JsonLinesFollower, RUN_FILES, runPaths, TRAJECTORY_FILES, wilsonInterval, type RunPaths } from '@saccade/runs';
 import type { RunEvent, Trajectory } from '@saccade/spec';
 import { hasTreeFiles } from './mcts-trees';
 
@@ -218,7 +218,7 @@ export class RunIndex {
     const command = this.#config?.command;
     if (typeof command === 'string') return command;
     if (existsSync(this.#paths.checkpoints)) return 'train';
-    if (this.#trajectoryFollowers.has(`${RUN_FILES.trajectories}/episodes.jsonl`)) return 'eval';
+    if (this.#trajectoryFollowers.has(`${RUN_FILES.trajectories}/${TRAJECTORY_FILES.episodes}.jsonl`)) return 'eval';
     if (hasTreeFiles(this.path)) return 'data';
     return 'run';
   }
