@@ -269,7 +269,14 @@ switch (task) {
   case 'fresh-check':
     freshCheck(rest);
     break;
+  case 'architecture-map':
+    // The map's check is a package-check test; in this mode it rewrites docs/architecture.md's map instead.
+    run(join(binDir, 'vitest'), ['run', '--project', 'workspace', 'src/architecture-map.test.ts'], {
+      cwd: join(root, 'tools', 'package-check'),
+      env: { ...env, SACCADE_WRITE_ARCHITECTURE_MAP: '1' },
+    });
+    break;
   default:
-    console.error(`saccade: unknown workspace task "${task}"; expected one of: setup, test, start, fresh-check.`);
+    console.error(`saccade: unknown workspace task "${task}"; expected one of: setup, test, start, fresh-check, architecture-map.`);
     process.exit(2);
 }

@@ -38,6 +38,10 @@ export interface LayerPackage {
   dev: string[];
   /** Workspace packages that published source (`src`, not tests or fixtures) imports, with the importing file. */
   sourceImports: { name: string; file: string }[];
+  /** The `peerDependencies` that `peerDependenciesMeta` marks optional (loaded when present). */
+  optionalPeers?: string[];
+  /** `"private": true` in its manifest: workspace tooling that is never published. */
+  private?: boolean;
 }
 
 /** The layer index of a package name (`@saccade/env-*` matches every env package), or -1. */
@@ -48,6 +52,23 @@ export function layerOf(name: string): number {
 }
 
 const isEnvOrTool = (name: string) => name.startsWith('@saccade/env-') || name.startsWith('@saccade/tool-');
+
+/**
+ * Why a runtime dependency `from → to` breaks the layers, or undefined when it keeps to them (or
+ * either package is in no layer, which is reported on its own): it points to a higher layer, to a
+ * sibling outside the apps, or from a composition package to an env or tool.
+ */
+export function runtimeDependencyBreak(from: string, to: string): string | undefined {
+  const own = layerOf(from);
+  const target = layerOf(to);
+  if (own < 0 || target < 0) return undefined;
+  const layer = LAYERS[own]!;
+  const sibling = target === own && !('siblings' in layer && layer.siblings);
+  if (sibling) return `${layer.name} never use one another`;
+  if (target > own) return `${LAYERS[target]!.name} is above ${layer.name}`;
+  if (layer.name === 'composition' && isEnvOrTool(to)) return `${layer.name} reaches envs and tools through the registries`;
+  return undefined;
+}
 
 /**
  * Every broken rule, one line each (`a → b (dependencies): why`):
@@ -74,15 +95,8 @@ export function layerViolations(packages: readonly LayerPackage[], allowed: read
     }
     const layer = LAYERS[own]!;
     for (const dependency of pkg.runtime.filter((name) => workspace.has(name))) {
-      const target = layerOf(dependency);
-      if (target < 0) continue; // reported as a package in no layer
-      const sibling = target === own && !('siblings' in layer && layer.siblings);
-      if (target > own || sibling) {
-        const why = sibling ? `${layer.name} never use one another` : `${LAYERS[target]!.name} is above ${layer.name}`;
-        found.push({ from: pkg.name, to: dependency, line: `${pkg.name} → ${dependency} (dependencies): ${why}` });
-      } else if (layer.name === 'composition' && isEnvOrTool(dependency)) {
-        found.push({ from: pkg.name, to: dependency, line: `${pkg.name} → ${dependency} (dependencies): ${layer.name} reaches envs and tools through the registries` });
-      }
+      const why = runtimeDependencyBreak(pkg.name, dependency);
+      if (why !== undefined) found.push({ from: pkg.name, to: dependency, line: `${pkg.name} → ${dependency} (dependencies): ${why}` });
     }
     for (const dependency of pkg.dev.filter((name) => workspace.has(name))) {
       const target = layerOf(dependency);
@@ -140,7 +154,11 @@ function sourceFiles(dir: string): string[] {
 /** Every workspace package: its manifest's dependencies and what its published source imports. */
 export function readLayerPackages(root: string): LayerPackage[] {
   return workspaceFolders(root).map((dir) => {
-    const manifest = JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8')) as Record<string, Record<string, string> | undefined> & { name: string };
+    const manifest = JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8')) as Record<string, Record<string, string> | undefined> & {
+      name: string;
+      private?: boolean;
+      peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+    };
     const names = (field: string) => Object.keys(manifest[field] ?? {});
     const sourceImports = sourceFiles(join(root, dir, 'src'))
       .map((file) => relative(join(root, dir), file))
@@ -152,6 +170,10 @@ export function readLayerPackages(root: string): LayerPackage[] {
       runtime: [...names('dependencies'), ...names('peerDependencies'), ...names('optionalDependencies')],
       dev: names('devDependencies'),
       sourceImports,
+      optionalPeers: Object.entries(manifest.peerDependenciesMeta ?? {})
+        .filter(([, meta]) => meta.optional === true)
+        .map(([name]) => name),
+      private: manifest.private === true,
     };
   });
 }
