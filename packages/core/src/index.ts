@@ -111,7 +111,8 @@ export { checkAI2D, checkIconQA, checkScienceQA } from './checkers/science-check
 export { checkAOkvqa, checkVizWiz, createAOkvqaChecker, createVqaScoreChecker, vqaScore } from './checkers/vqa-score-checkers';
 
 // Vision-QA tasks: the task contract every env, data adapter and generator speaks (the task-file
-// format, task sources, answer types, the prompt that poses a task, the oracle's answer).
+// format, task sources, answer types, the prompt that poses a task, the oracle's answer, the
+// task-file env's id).
 export { ANSWER_TYPES, memoryTaskSchema, taskFileLineSchema } from './tasks/vision-qa-task';
 export type { AnswerType, TaskImage, VisionQATask, VisionQATaskInput } from './tasks/vision-qa-task';
 export { TaskFileError } from './tasks/task-file-error';
@@ -126,3 +127,4 @@ export { TaskFileSource } from './tasks/task-file-source';
 export { formatInstruction, taskPrompt, vqaSystemPrompt } from './tasks/task-prompt';
 export type { AnswerFormat } from './tasks/task-prompt';
 export { oracleAnswer } from './tasks/oracle-answer';
+export { VISION_QA_ID } from './tasks/vision-qa-id';

@@ -1,8 +1,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { VisionQATask } from '@saccade/core';
 import { encodePng } from '@saccade/image';
-import type { VisionQATask } from '@saccade/env-vqa';
 import type { ImageData } from '@saccade/spec';
 
 /** A white 800 × 600 image with a 12 × 12 square of `rgb` whose top-left corner is (x, y). */

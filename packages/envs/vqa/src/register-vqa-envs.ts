@@ -1,8 +1,8 @@
-import { registerEnv } from '@saccade/core';
+import { registerEnv, VISION_QA_ID } from '@saccade/core';
 import { VisionQAEnv, type VisionQAEnvOptions } from './env/vision-qa-env';
 
-/** The vision-QA env's registry id. */
-export const VISION_QA_ID = 'saccade/VisionQA-v1';
+// The id lives with the task contract in @saccade/core; re-exported here, where it was first defined.
+export { VISION_QA_ID } from '@saccade/core';
 
 /**
  * Registers `saccade/VisionQA-v1` so `makeEnv(VISION_QA_ID, {taskFile})` or `{tasks}` creates it.

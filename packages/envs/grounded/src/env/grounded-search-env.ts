@@ -1,5 +1,18 @@
-import { getAnswerChecker, findAnswerChecker, runTool, type AnswerChecker, type Point } from '@saccade/core';
-import { ArrayTaskSource, indexForSeed, oracleAnswer, TaskFileSource, TaskFileError, type TaskSource, type VisionQATask, type VisionQATaskInput } from '@saccade/env-vqa';
+import {
+  ArrayTaskSource,
+  findAnswerChecker,
+  getAnswerChecker,
+  indexForSeed,
+  oracleAnswer,
+  runTool,
+  TaskFileError,
+  TaskFileSource,
+  type AnswerChecker,
+  type Point,
+  type TaskSource,
+  type VisionQATask,
+  type VisionQATaskInput,
+} from '@saccade/core';
 import { imageSize, loadImage } from '@saccade/image';
 import {
   IMAGE_PLACEHOLDER,

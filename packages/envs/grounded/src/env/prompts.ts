@@ -1,5 +1,4 @@
-import { choiceLetter } from '@saccade/core';
-import type { VisionQATask } from '@saccade/env-vqa';
+import { choiceLetter, type VisionQATask } from '@saccade/core';
 import { IMAGE_PLACEHOLDER } from '@saccade/spec';
 
 /** ViGoRL's backtracking sentence between a wrong attempt and a right one in linearised chains. */

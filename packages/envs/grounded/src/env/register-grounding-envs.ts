@@ -1,6 +1,5 @@
-import { registerEnv } from '@saccade/core';
+import { registerEnv, TaskFileSource, VISION_QA_ID, type TaskSource } from '@saccade/core';
 import { GUI_GROUNDING_ID, guiGroundingGenerator, ProceduralSource, VISUAL_SEARCH_ID, visualSearchGenerator, type GeneratorDefinition } from '@saccade/env-procedural';
-import { TaskFileSource, VISION_QA_ID, type TaskSource } from '@saccade/env-vqa';
 import { InvalidArgumentError } from '@saccade/spec';
 import { GroundedSearchEnv, type GroundedSearchEnvOptions } from './grounded-search-env';
 
@@ -43,7 +42,7 @@ export function groundingTaskSource(envId: string, options: Record<string, unkno
   if (envId === GROUNDED_SEARCH_ID || envId === VISION_QA_ID) {
     const { taskFile } = options;
     if (typeof taskFile !== 'string' || taskFile.length === 0) {
-      throw new InvalidArgumentError({ argument: 'taskFile', expected: `a task file (JSONL, @saccade/env-vqa's format) for ${envId}`, value: taskFile });
+      throw new InvalidArgumentError({ argument: 'taskFile', expected: `a task file (JSONL, the task-file format of @saccade/core) for ${envId}`, value: taskFile });
     }
     return new TaskFileSource(taskFile);
   }

@@ -1,5 +1,4 @@
-import { parseBox, type BoundingBox } from '@saccade/core';
-import type { VisionQATask } from '@saccade/env-vqa';
+import { parseBox, type BoundingBox, type VisionQATask } from '@saccade/core';
 
 const isBoxLike = (value: unknown): boolean => Array.isArray(value) && value.length === 4 && value.every((part) => typeof part === 'number' && Number.isFinite(part));
 

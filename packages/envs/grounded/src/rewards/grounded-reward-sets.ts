@@ -1,5 +1,4 @@
-import type { AnswerChecker, AnswerTarget, Point } from '@saccade/core';
-import type { AnswerType } from '@saccade/env-vqa';
+import type { AnswerChecker, AnswerTarget, AnswerType, Point } from '@saccade/core';
 import { InvalidArgumentError } from '@saccade/spec';
 import { distinctPoints, DISTINCT_POINT_DISTANCE, groundedPoints, pointInImage, type ImageSize } from './grounding-checks';
 import { parseGroundedResponse, parseGroundedTurn, readAnswer, SEARCH_COORDINATE } from './grounded-turn';

@@ -1,5 +1,4 @@
-import { parseFormattedResponse, parsePoints, parseToolCalls, type Point, type ToolCall } from '@saccade/core';
-import type { AnswerType } from '@saccade/env-vqa';
+import { parseFormattedResponse, parsePoints, parseToolCalls, type AnswerType, type Point, type ToolCall } from '@saccade/core';
 import { quoteModelText } from '@saccade/spec';
 
 /** ViGoRL's point-crop tool name. */
