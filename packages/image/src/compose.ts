@@ -5,6 +5,7 @@ import { InvalidImageArgumentError } from './invalid-image-argument-error.js';
 import { openImage, type OpenedImage } from './open-image.js';
 import { checkColour, checkNumber } from './svg-markup.js';
 
+/** One image pasted onto compose's canvas, at a pixel offset. */
 export interface Layer {
   image: ImageSource;
   /** Offset of the layer's top-left corner on the canvas; may be negative or past the edge (the rest is cut). */
@@ -12,6 +13,9 @@ export interface Layer {
   top: number;
 }
 
+/**
+ * The canvas compose pastes onto: its size in pixels and background, and how the result is encoded.
+ */
 export interface ComposeOptions extends OutputOptions {
   width: number;
   height: number;

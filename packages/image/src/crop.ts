@@ -4,6 +4,10 @@ import { finishImage } from './finish-image.js';
 import { openImage } from './open-image.js';
 import { applyResize, type ResizeSpec } from './resize.js';
 
+/**
+ * How crop treats a box that reaches past the image, an optional resize in the same pass, and the
+ * output encoding.
+ */
 export interface CropOptions extends OutputOptions {
   /** Cut the box to the image (default true); false makes a box reaching outside an error. */
   clip?: boolean;

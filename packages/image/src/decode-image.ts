@@ -2,6 +2,7 @@ import type { ImageSource, RawImage, ReadOptions } from './encoded-image.js';
 import { finishRaw } from './finish-image.js';
 import { openImage } from './open-image.js';
 
+/** How many channels decodeImage returns, besides the pixel limit every reader has. */
 export interface DecodeImageOptions extends ReadOptions {
   /** Force RGB (3, alpha dropped) or RGBA (4, opaque alpha added). Default: 4 if the image has alpha, else 3. */
   channels?: 3 | 4;

@@ -4,6 +4,10 @@ import { finishImage } from './finish-image.js';
 import { openImage } from './open-image.js';
 import { checkColour, checkNumber, escapeXml, overlaySvg } from './svg-markup.js';
 
+/**
+ * A box for drawBoxes, in pixel edges as crop takes them, with its optional label, colour and line
+ * width.
+ */
 export interface LabelledBox extends Box {
   /** Text drawn on a tab of the box's colour above its top-left corner (inside when there is no room). */
   label?: string;
@@ -13,6 +17,7 @@ export interface LabelledBox extends Box {
   lineWidth?: number;
 }
 
+/** The label size and output encoding of drawBoxes. */
 export interface DrawBoxesOptions extends OutputOptions {
   /** Label text size in pixels; default 14. */
   fontSize?: number;

@@ -3,6 +3,7 @@ import { finishImage } from './finish-image.js';
 import { openImage } from './open-image.js';
 import { checkColour, checkNumber, overlaySvg } from './svg-markup.js';
 
+/** A dot for drawPoints: the pixel it is centred on, its radius and colour. */
 export interface Point {
   x: number;
   y: number;

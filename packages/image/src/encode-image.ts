@@ -12,6 +12,7 @@ export async function encodeImage(
   return finishImage(opened, opened.pipeline, { ...options, format });
 }
 
+/** Re-encodes any source as lossless PNG. */
 export function encodePng(source: ImageSource, options: ReadOptions = {}): Promise<EncodedImage> {
   return encodeImage(source, 'image/png', options);
 }

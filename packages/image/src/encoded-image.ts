@@ -41,10 +41,19 @@ export interface OutputOptions extends ReadOptions {
   quality?: number;
 }
 
+/**
+ * The pixel limit readers apply when `maxPixels` is not given (64 megapixels): a decompression bomb
+ * is refused from its header.
+ */
 export const DEFAULT_MAX_PIXELS = 64 * 1024 * 1024;
 
+/** Every ImageMediaType, for validating a media type that came from outside. */
 export const IMAGE_MEDIA_TYPES: readonly ImageMediaType[] = ['image/png', 'image/jpeg', 'image/webp'];
 
+/**
+ * True for decoded pixels (`channels` and `data`, no `mediaType`): tells a RawImage from an
+ * EncodedImage in an ImageSource.
+ */
 export function isRawImage(value: unknown): value is RawImage {
   return (
     typeof value === 'object' &&
@@ -55,6 +64,7 @@ export function isRawImage(value: unknown): value is RawImage {
   );
 }
 
+/** True for an encoded image: `data` bytes and a PNG, JPEG or WebP `mediaType`. */
 export function isEncodedImage(value: unknown): value is EncodedImage {
   return (
     typeof value === 'object' &&

@@ -4,6 +4,7 @@ import { encodeImage } from './encode-image.js';
 import { InvalidImageArgumentError } from './invalid-image-argument-error.js';
 import type { Normalization, TensorFlowLike } from './to-tensor.js';
 
+/** The normalisation fromTensor undoes before encoding, and the output encoding. */
 export interface FromTensorOptions extends OutputOptions {
   /** Undo this normalisation first (the one given to toTensor). */
   normalize?: Normalization;

@@ -1,6 +1,10 @@
 import type { ImageMediaType, ImageSource, ReadOptions } from './encoded-image.js';
 import { openImage } from './open-image.js';
 
+/**
+ * What imageMetadata reads from an image's header: size, channels, alpha, format and encoded
+ * length.
+ */
 export interface ImageMetadata {
   width: number;
   height: number;
@@ -20,6 +24,10 @@ export async function imageMetadata(source: ImageSource, options: ReadOptions = 
   return { width, height, channels, hasAlpha, mediaType, format, byteLength: bytes?.length };
 }
 
+/**
+ * The width and height in pixels, read from the header only (cheaper than imageMetadata when the
+ * size is all a caller needs).
+ */
 export async function imageSize(
   source: ImageSource,
   options: ReadOptions = {},

@@ -4,6 +4,7 @@ const marker = Symbol.for('saccade.error.invalid-image-argument');
 const baseMarker = Symbol.for('saccade.error');
 const argumentMarker = Symbol.for('saccade.error.invalid-argument');
 
+/** The fields of an InvalidImageArgumentError: which argument, what was expected, what came. */
 export interface InvalidImageArgumentErrorOptions {
   /** The argument at fault, e.g. 'box', 'width', 'angle'. */
   argument: string;

@@ -16,6 +16,10 @@ export type InvalidImageReason =
   | 'bad-raw-data'
   | 'external-reference';
 
+/**
+ * The fields of an InvalidImageError: the reason, what was expected and what came, where the image
+ * came from, and the size and limit when they are known.
+ */
 export interface InvalidImageErrorOptions {
   reason: InvalidImageReason;
   /** What a valid input would have been, in words. */

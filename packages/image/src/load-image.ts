@@ -2,6 +2,10 @@ import type { EncodedImage, ImageSource, ReadOptions } from './encoded-image.js'
 import { finishImage, finishRaw } from './finish-image.js';
 import { openImage } from './open-image.js';
 
+/**
+ * Whether loadImage decodes the pixels to prove the file whole, besides the pixel limit every
+ * reader has.
+ */
 export interface LoadImageOptions extends ReadOptions {
   /**
    * Decode the pixels once to prove the file is whole (a truncated file has a valid header).

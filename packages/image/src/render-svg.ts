@@ -6,6 +6,7 @@ import { InvalidImageError } from './invalid-image-error.js';
 import type { OpenedImage } from './open-image.js';
 import { checkColour } from './svg-markup.js';
 
+/** The size renderSvg draws at, the colour under the drawing, and the output encoding. */
 export interface RenderSvgOptions extends OutputOptions {
   /** Output width; default the SVG's own. With only one of width and height, the other keeps the aspect ratio. */
   width?: number;

@@ -11,8 +11,16 @@ import { openImage } from './open-image.js';
  */
 export type ResizeFit = 'fill' | 'contain' | 'cover' | 'inside' | 'outside';
 
+/**
+ * The resampling filter (sharp's names): 'nearest' for masks and pixel art, 'cubic' to match the
+ * Qwen processors, 'lanczos3' for the sharpest downscale.
+ */
 export type ResizeKernel = 'nearest' | 'linear' | 'cubic' | 'mitchell' | 'lanczos2' | 'lanczos3';
 
+/**
+ * A target size and how to reach it; crop and smartResizeImage take the same spec to resize in
+ * their own pass.
+ */
 export interface ResizeSpec {
   /** Target width; leave out width or height to keep the aspect ratio (fit is then moot). */
   width?: number;
@@ -25,8 +33,13 @@ export interface ResizeSpec {
   background?: string;
 }
 
+/** What resize takes: the target size and fit, and the output encoding. */
 export type ResizeOptions = ResizeSpec & OutputOptions;
 
+/**
+ * Resizes an image to `options`' size, stretching by default as the model processors do. Throws
+ * InvalidImageArgumentError for a size that is not a positive integer or is missing on both sides.
+ */
 export async function resize(source: ImageSource, options: ResizeOptions): Promise<EncodedImage> {
   const opened = await openImage(source, options);
   return finishImage(opened, applyResize(opened.pipeline, options), options);

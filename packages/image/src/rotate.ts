@@ -3,6 +3,7 @@ import { finishImage } from './finish-image.js';
 import { InvalidImageArgumentError } from './invalid-image-argument-error.js';
 import { openImage } from './open-image.js';
 
+/** The colour rotate fills the uncovered corners with, and the output encoding. */
 export interface RotateOptions extends OutputOptions {
   /** Fills the corners the rotation uncovers. Default: transparent if the image has alpha, else black (PIL's default). */
   background?: string;

@@ -16,6 +16,9 @@ export const QWEN25_VL_MIN_PIXELS = 3_136;
  */
 export const QWEN25_VL_MAX_PIXELS = 12_845_056;
 
+/**
+ * The factor and pixel bounds of Qwen's processor, for smartResize to reproduce a server's resize.
+ */
 export interface SmartResizeOptions {
   /** Both sides become multiples of this: patch size × merge size (14 × 2 for Qwen2-VL / Qwen2.5-VL). */
   factor?: number;
@@ -70,6 +73,7 @@ export function smartResize(
   return { width: widthBar, height: heightBar };
 }
 
+/** smartResize's bounds plus the resampling filter smartResizeImage uses. */
 export interface SmartResizeImageOptions extends SmartResizeOptions {
   /** Default 'cubic': the processors resample with bicubic. */
   kernel?: ResizeKernel;

@@ -23,11 +23,16 @@ export const CLIP_NORMALIZATION: Normalization = {
   std: [0.26862954, 0.26130258, 0.27577711],
 };
 
+/** ImageNet's per-channel statistics, which torchvision-trained vision encoders expect. */
 export const IMAGENET_NORMALIZATION: Normalization = {
   mean: [0.485, 0.456, 0.406],
   std: [0.229, 0.224, 0.225],
 };
 
+/**
+ * What toTensor does before handing pixels over: an optional resize (and its filter) and an
+ * optional normalisation.
+ */
 export interface ToTensorOptions extends ReadOptions {
   /** Resize (stretching) first; a number means a square. */
   size?: number | { width: number; height: number };
