@@ -4,6 +4,10 @@ import { tf } from './tf.js';
 import { registerWasmKernels } from './register-wasm-kernels.js';
 import { TensorBackendError, type BackendAttempt, type BackendName } from './tensor-backend-error.js';
 
+/**
+ * The backend initTensor settled on and why, with the wasm build's features and every backend it
+ * tried: what a run logs so its speed can be explained.
+ */
 export interface BackendInfo {
   /** The tfjs backend in use: 'tensorflow' (tfjs-node / tfjs-node-gpu), 'wasm' or 'cpu'. */
   name: BackendName;
@@ -19,6 +23,7 @@ export interface BackendInfo {
   candidates: BackendAttempt[];
 }
 
+/** Which backend initTensor loads, and whether it adds Saccade's wasm kernel fixes. */
 export interface InitTensorOptions {
   /** Force one backend; otherwise `SACCADE_BACKEND`, otherwise the best that loads. */
   backend?: BackendName;

@@ -1,5 +1,6 @@
 import { tf } from './tf.js';
 
+/** The axes a masked reduction (maskedSum, maskedMean) runs over, and whether it keeps them. */
 export interface MaskedReduceOptions {
   /** Axis or axes to reduce; all when omitted. */
   axis?: number | number[];

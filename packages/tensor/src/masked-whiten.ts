@@ -1,6 +1,7 @@
 import { tf } from './tf.js';
 import { maskedMean } from './masked-mean.js';
 
+/** Whether maskedWhiten adds the mean back after scaling. */
 export interface MaskedWhitenOptions {
   /** Keep the mean (add it back after scaling), as verl does for advantages; default true. */
   shiftMean?: boolean;

@@ -7,6 +7,10 @@ export interface BackendAttempt {
   error?: string;
 }
 
+/**
+ * A TensorFlow.js backend Saccade can run on: 'tensorflow' (native tfjs-node), 'wasm' or 'cpu'
+ * (pure JS, slowest).
+ */
 export type BackendName = 'tensorflow' | 'wasm' | 'cpu';
 
 /** No backend (or not the forced one) could be loaded. */
