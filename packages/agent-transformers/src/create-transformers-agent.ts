@@ -12,6 +12,10 @@ import { taskPrompt, toProcessorChat } from './to-processor-chat';
 
 type Transformers = typeof TransformersModule;
 
+/**
+ * What createTransformersAgent loads (a local ONNX export, its weight types and device) and how it
+ * samples: everything it needs is on disk, nothing is downloaded.
+ */
 export interface TransformersAgentSettings {
   /** The local folder of an ONNX export: config.json, tokenizer and processor files, onnx/*.onnx. Nothing is downloaded. */
   modelPath: string;
@@ -39,6 +43,10 @@ export interface TransformersAgentSettings {
   seed?: number;
 }
 
+/**
+ * An Agent that runs a Hugging Face VLM in-process through transformers.js and onnxruntime; it
+ * holds ONNX sessions, so call `dispose` when done.
+ */
 export interface TransformersAgent extends Agent {
   readonly modelPath: string;
   /** config.json's model_type, e.g. 'idefics3'. */

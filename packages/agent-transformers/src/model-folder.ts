@@ -18,6 +18,10 @@ export const DTYPE_SUFFIXES = {
   q1f16: '_q1f16',
 } as const;
 
+/**
+ * A weight type a transformers.js export may ship (fp32, fp16, q8, q4, …): the key that picks an
+ * `onnx/*.onnx` file by its suffix.
+ */
 export type ModelDtype = keyof typeof DTYPE_SUFFIXES;
 
 /** How the agent talks to a model family. */

@@ -11,6 +11,10 @@ export function truncateAtStop(text: string, stop: readonly string[]): { text: s
   return best === undefined ? { text } : { text: text.slice(0, best.end), matched: best.matched };
 }
 
+/**
+ * What the stopping test needs: where the prompt ends in each row, the stop strings, a decoder, and
+ * an abort signal.
+ */
 export interface StopWatcherOptions {
   /** Tokens of each row that are prompt, not generated (decoder-only models return the prompt too). */
   promptLength: number;

@@ -16,6 +16,10 @@ import { CHAT_COMPLETION_SHAPE, chatCompletionSchema, type ChatCompletion, type 
 import { excerpt, postJsonWithRetry } from './post-with-retry';
 import { ImageUrlEncoder, toChatMessages } from './to-chat-messages';
 
+/**
+ * Where createOpenAICompatibleAgent sends its requests (any OpenAI-compatible chat completions
+ * server: vLLM, SGLang, OpenAI) and how it samples, sizes images and retries.
+ */
 export interface OpenAICompatibleAgentSettings {
   /** The server's OpenAI base URL, e.g. `http://localhost:8000/v1` for `vllm serve`. */
   baseURL: string;
@@ -73,6 +77,10 @@ export interface OpenAICompatibleActOptions extends AgentActOptions {
   logprobs?: boolean;
 }
 
+/**
+ * An Agent backed by an OpenAI-compatible chat completions endpoint; `model` and `url` say which
+ * server answered, for logs and trajectories.
+ */
 export interface OpenAICompatibleAgent extends Agent {
   readonly model: string;
   readonly url: string;

@@ -2,6 +2,10 @@ import { abortableDelay } from '@saccade/core';
 import { TimeoutError } from '@saccade/spec';
 import { AgentRequestError } from '../errors/agent-request-error';
 
+/**
+ * How postJsonWithRetry retries: how often, how long it backs off, and how long one attempt may
+ * take.
+ */
 export interface RetryPolicy {
   /** Retries after the first attempt. */
   maxRetries: number;
@@ -13,6 +17,10 @@ export interface RetryPolicy {
   timeoutMs: number;
 }
 
+/**
+ * One JSON POST for postJsonWithRetry: the request, its retry policy, an abort signal, and hooks
+ * for jitter and logging.
+ */
 export interface PostJsonOptions extends RetryPolicy {
   url: string;
   headers: Record<string, string>;
@@ -24,6 +32,10 @@ export interface PostJsonOptions extends RetryPolicy {
   onRetry?: (event: { attempt: number; delayMs: number; reason: string }) => void;
 }
 
+/**
+ * The response postJsonWithRetry ended with (its status and body text, which may be an error status
+ * that is not worth retrying) and how many attempts it took.
+ */
 export interface PostJsonResult {
   status: number;
   text: string;

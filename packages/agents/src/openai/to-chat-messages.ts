@@ -4,6 +4,10 @@ import type { ImageData, Message } from '@saccade/spec';
 /** A content part as OpenAI-compatible servers take it. */
 export type ChatContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
 
+/**
+ * A message in the OpenAI chat completions format: a role and text or content parts (text and
+ * `image_url` data URLs).
+ */
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
   content: string | ChatContentPart[];

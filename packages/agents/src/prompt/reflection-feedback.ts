@@ -36,6 +36,10 @@ export function attemptsRemainingText(attemptsRemaining: number): string {
     : `You have ${attemptsRemaining} attempts remaining.`;
 }
 
+/**
+ * The wrong answer, the attempts left and optionally the right answer, from which
+ * reflectionFeedback builds its message.
+ */
 export interface ReflectionFeedbackOptions {
   /** The answer the model gave. */
   answer: string;

@@ -7,6 +7,7 @@ export type MockResponse =
   | Error
   | ((options: AgentActOptions, call: number) => string | AgentResponse | Promise<string | AgentResponse>);
 
+/** The canned answers a mock agent replays, one per `act` call, and its id. */
 export interface MockAgentSettings {
   /** Answers in order, one per `act` call. */
   responses: readonly MockResponse[];

@@ -4,6 +4,10 @@ import { OracleNotFoundError } from '../errors/oracle-not-found-error';
 /** An env (or wrapper) that knows a correct response for its current state: the spec's optional `Env.oracleResponse`. */
 export type OracleCapable = Required<Pick<Env, 'oracleResponse'>>;
 
+/**
+ * True for an env (or wrapper) that has `oracleResponse()`: the test the oracle agent uses while it
+ * walks an env chain.
+ */
 export function isOracleCapable(value: unknown): value is OracleCapable {
   return typeof value === 'object' && value !== null && typeof (value as { oracleResponse?: unknown }).oracleResponse === 'function';
 }
@@ -26,6 +30,9 @@ export function findOracle(env: Env): OracleCapable | undefined {
   return envChain(env).find(isOracleCapable) as OracleCapable | undefined;
 }
 
+/**
+ * The env an oracle agent plays, and a fallback solver for envs that have no `oracleResponse()`.
+ */
 export interface OracleAgentSettings {
   /** The env the agent plays; the oracle is looked up on it and on every env it wraps. */
   env: Env;

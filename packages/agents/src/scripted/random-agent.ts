@@ -2,6 +2,10 @@ import { createRng, OUTPUT_FORMATS, type OutputFormat } from '@saccade/core';
 import { InvalidArgumentError, type Agent, type AgentActOptions, type AgentResponse } from '@saccade/spec';
 import { writeFormattedResponse } from './format-response';
 
+/**
+ * The actions a random agent draws from, how it formats and separates them, and the seed that makes
+ * its answers repeatable.
+ */
 export interface RandomAgentSettings {
   /** The action names to draw from, e.g. ['Left', 'Down', 'Right', 'Up']. */
   actions: readonly string[];

@@ -1,6 +1,7 @@
 import { InvalidArgumentError, InvalidStateError, type Agent, type AgentActOptions, type AgentResponse, type Trajectory } from '@saccade/spec';
 import { readTrajectoriesSync } from './read-trajectories';
 
+/** The trajectories a replay agent plays back: from a JSONL file or given directly. */
 export interface ReplayAgentSettings {
   /** A trajectory JSONL file (one trajectory per line), read when the agent is created. */
   file?: string;
@@ -9,6 +10,10 @@ export interface ReplayAgentSettings {
   id?: string;
 }
 
+/**
+ * An Agent that answers with the recorded actions of stored trajectories in order, to re-run an
+ * episode exactly; `episode` plays one of them alone.
+ */
 export interface ReplayAgent extends Agent {
   readonly trajectories: readonly Trajectory[];
   /** Actions not played yet, over all trajectories. */
