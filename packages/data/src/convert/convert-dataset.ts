@@ -10,6 +10,10 @@ import { DatasetFormatError, describeLocation, type SourceLocation } from '../da
 import { ImageLocator } from './image-locator';
 import { describeFolder, locateInput } from './locate-input';
 
+/**
+ * What convertDataset reads (a dataset by name or adapter, from its published layout), the task
+ * file it writes, and whether it skips bad records or stops at the first.
+ */
 export interface ConvertDatasetOptions {
   /** The dataset's name (`ChartQA`, `clevr-math`, …) or an adapter. */
   dataset: string | DatasetAdapter;
@@ -30,6 +34,10 @@ export interface ConvertDatasetOptions {
   onInvalid?: (error: DatasetFormatError) => void;
 }
 
+/**
+ * What convertDataset did: the files it read and wrote, and how many records it read, wrote,
+ * skipped as invalid and left out on purpose (with the reasons); the counts add up.
+ */
 export interface ConvertSummary {
   dataset: string;
   /** The file (or folder) read: the one found in `input` when that was a dataset folder. */

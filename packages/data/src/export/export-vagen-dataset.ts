@@ -150,6 +150,10 @@ async function writeRows(rows: readonly VagenRow[], output: string): Promise<voi
   }
 }
 
+/**
+ * VAGEN's env-config YAML (parsed) and the train and test Parquet files exportVagenDataset writes
+ * for it.
+ */
 export interface ExportVagenDatasetOptions {
   /** VAGEN's env-config YAML, parsed. */
   config: unknown;

@@ -35,6 +35,10 @@ const SCHEMA = [
   text('target'),
 ];
 
+/**
+ * The task file exportVerlParquet reads, the Parquet file it writes, its row-group size, and
+ * whether invalid tasks are skipped; plus how each row is written.
+ */
 export interface ExportVerlParquetOptions extends VerlRowOptions {
   /** The Saccade task file to read. */
   input: string;
@@ -47,6 +51,7 @@ export interface ExportVerlParquetOptions extends VerlRowOptions {
   onInvalid?: (error: TaskFileError) => void;
 }
 
+/** What exportVerlParquet did: the files, and how many tasks it read, wrote and skipped. */
 export interface ExportSummary {
   input: string;
   output: string;

@@ -24,6 +24,10 @@ export interface VerlRow {
   };
 }
 
+/**
+ * How a task becomes a verl row: the split it is tagged with, the answer format the prompt asks
+ * for, and whether the system prompt leads.
+ */
 export interface VerlRowOptions {
   /** The split written in `extra_info.split` (default `train`). */
   split?: string;

@@ -5,6 +5,10 @@ import { createHttpService, type SaccadeServer, type ServiceOptions } from '../h
 import { parseBody } from '../http/parse-body';
 import { ServerRequestError } from '../http/server-request-error';
 
+/**
+ * The env services createEnvRouter spreads envs over (each env id stays on one worker), besides the
+ * options every service takes.
+ */
 export interface EnvRouterOptions extends ServiceOptions {
   /** Base URLs of the env services behind the router (e.g. `saccade serve env` processes on loopback). */
   workers: readonly string[];

@@ -12,6 +12,10 @@ import { registerVagenSessionProtocol } from './vagen-session-protocol';
 import { toVagenInfo, toVagenObservation } from './vagen-serialisation';
 import { toWireObservation } from './wire-observation';
 
+/**
+ * Which VAGEN env names createEnvServer serves and how many envs it holds at once, besides the
+ * options every service takes.
+ */
 export interface EnvServerOptions extends ServiceOptions {
   /**
    * VAGEN env names → registered env ids they create, e.g. `{frozenlake: 'saccade/FrozenLake-v1'}`.

@@ -2,6 +2,10 @@ import { InvalidArgumentError, InvalidStateError, type Env, type EnvResetOptions
 import { ServerRequestError } from '../http/server-request-error';
 import { fromWireObservation } from './wire-observation';
 
+/**
+ * The env services a remote env talks to, the env it creates there and with which options, and how
+ * requests are routed and timed out.
+ */
 export interface RemoteEnvSettings {
   /** Base URLs of env services (`createEnvServer`); each env lives on one of them. */
   urls: readonly string[];

@@ -10,11 +10,15 @@ export interface WireImage {
   height?: number;
 }
 
+/** An observation as the session API sends it in JSON: its text and base64 images. */
 export interface WireObservation {
   text: string;
   images: WireImage[];
 }
 
+/**
+ * An observation ready for a JSON body: each image's bytes as base64, with its media type and size.
+ */
 export function toWireObservation(observation: Observation): WireObservation {
   return {
     text: observation.text,

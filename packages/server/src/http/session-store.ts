@@ -1,5 +1,9 @@
 import { ServerRequestError } from './server-request-error';
 
+/**
+ * How a SessionStore names, limits, expires and disposes its entries (envs, tool trajectories), and
+ * where it reports expiries and dispose errors.
+ */
 export interface SessionStoreOptions<VALUE> {
   /** What an entry is called in error messages, e.g. `environment` or `trajectory`. */
   kind: string;

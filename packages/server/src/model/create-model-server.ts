@@ -9,6 +9,10 @@ import { withDeadline } from '../http/with-deadline';
 import { GenerationThread } from './generation-thread';
 import { CHAT_REQUEST_SHAPE, chatCompletionRequestSchema, toSpecMessages } from './chat-completion-request';
 
+/**
+ * The built-in model createModelServer serves (in memory, from a checkpoint or a fresh preset), the
+ * name clients ask for, and its sampling defaults, besides the options every service takes.
+ */
 export interface ModelServerOptions extends ServiceOptions {
   /** A model in memory (the caller keeps ownership: close() does not dispose it). */
   model?: VisionLanguageModel;

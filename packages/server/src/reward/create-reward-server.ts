@@ -4,6 +4,10 @@ import { createHttpService, type SaccadeServer, type ServiceOptions } from '../h
 import { parseBody } from '../http/parse-body';
 import { ServerRequestError } from '../http/server-request-error';
 
+/**
+ * The answer checkers createRewardServer scores with, the reward for a response with no answer, and
+ * its batch limit, besides the options every service takes.
+ */
 export interface RewardServerOptions extends ServiceOptions {
   /** Checkers by data source, looked up before core's registry (`registerAnswerChecker`). */
   checkers?: Readonly<Record<string, AnswerChecker>>;

@@ -7,6 +7,10 @@ import { parseBody } from '../http/parse-body';
 import { SessionStore } from '../http/session-store';
 import { withDeadline } from '../http/with-deadline';
 
+/**
+ * The tools createToolServer runs and its limits on calls, time and trajectories held, besides the
+ * options every service takes.
+ */
 export interface ToolServerOptions extends ServiceOptions {
   /** Tools the model may call, or names of registered tools (default: every registered tool). The caller picks them: this package names none. */
   tools?: ReadonlyArray<Tool | string>;
