@@ -7,6 +7,7 @@ export interface ChatTextMessage {
   content: string;
 }
 
+/** The ids and metadata chatTrajectory puts on the trajectory it makes from a chat. */
 export interface ChatTrajectoryOptions {
   id: string;
   envId?: string;

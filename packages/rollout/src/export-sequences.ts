@@ -35,6 +35,7 @@ export interface SequenceRecord {
   dropped_turns: number;
 }
 
+/** A training sequence as a SequenceRecord row: the snake_case columns outside trainers read. */
 export function sequenceToRecord(sequence: TrainingSequence): SequenceRecord {
   return {
     trajectory_id: sequence.trajectoryId,

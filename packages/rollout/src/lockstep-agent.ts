@@ -3,6 +3,10 @@ import type { Agent, AgentActBatchOptions, AgentActOptions, AgentResponse } from
 /** An agent that can answer many chats in one call. */
 export type BatchAgent = Agent & Required<Pick<Agent, 'actBatch'>>;
 
+/**
+ * True for an agent with `actBatch`: the rollout plays such an agent in lock step, one batched call
+ * a round.
+ */
 export function isBatchAgent(agent: unknown): agent is BatchAgent {
   return typeof agent === 'object' && agent !== null && typeof (agent as Agent).actBatch === 'function';
 }

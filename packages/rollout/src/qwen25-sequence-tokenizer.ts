@@ -8,6 +8,11 @@ interface LenmlTokenizer {
   model: { tokens_to_ids: Map<string, number> };
 }
 
+/**
+ * How createQwen25SequenceTokenizer counts image tokens and which system prompt its chat template
+ * falls back to: both must match the server that sampled the episodes, or the sequences will not
+ * line up with what the model saw.
+ */
 export interface Qwen25SequenceTokenizerOptions {
   /**
    * `<|image_pad|>` tokens per image: a number, or a function of the image. Default: from the

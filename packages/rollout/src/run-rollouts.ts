@@ -6,6 +6,10 @@ import type { TrajectoryStore } from './trajectory-store';
 import { createLockstep, isBatchAgent, type Lockstep } from './lockstep-agent';
 import { trajectorySuccess } from './trajectory-filter';
 
+/**
+ * What every batch of a rollout manager shares: the agent, concurrency, turn cap, prompt history
+ * and view, retries, sampling, how envs are made, where trajectories go, and the progress events.
+ */
 export interface RolloutSettings {
   /** The agent every episode uses, or a factory called once per episode (e.g. an oracle bound to its env). */
   agent: Agent | ((context: EpisodeContext) => Agent | Promise<Agent>);
@@ -38,6 +42,10 @@ export interface RolloutSettings {
   onEvent?: (event: RunEvent) => void;
 }
 
+/**
+ * One batch for a rollout manager: the prompts, episodes per prompt, the training step and ids it
+ * is tagged with, a seed, and an abort signal.
+ */
 export interface RolloutRequest {
   prompts: readonly RolloutPrompt[];
   /** Episodes per prompt, all with the prompt's seed and one group id (GRPO's G). Default 1. */
@@ -52,6 +60,10 @@ export interface RolloutRequest {
   seed?: number;
 }
 
+/**
+ * What a batch played: its trajectories and their images, the `rollout-end` metrics, and whether it
+ * was cancelled.
+ */
 export interface RolloutResult {
   /** One per episode, in prompt order then sample order; failed episodes carry `error`. */
   trajectories: Trajectory[];
@@ -63,6 +75,10 @@ export interface RolloutResult {
   cancelled: boolean;
 }
 
+/**
+ * Plays batches of episodes with fixed settings; `createRolloutManager` makes one, and a trainer
+ * calls `run` once a step.
+ */
 export interface RolloutManager {
   readonly settings: Readonly<RolloutSettings>;
   run(request: RolloutRequest): Promise<RolloutResult>;

@@ -2,6 +2,7 @@ import type { ImageRef, SequenceTokenizer, Trajectory, Turn } from '@saccade/spe
 import { trajectorySuccess } from './trajectory-filter';
 import { sequenceSource, type RewardPlacement, type TrainingSequence } from './tokenize-trajectory';
 
+/** Where sampledSequences puts rewards and which tokens its advantage mask covers. */
 export interface SampledSequencesOptions {
   /** Default 'turn'. */
   rewardPlacement?: RewardPlacement;

@@ -11,6 +11,10 @@ export interface UnreadableLine {
   reason: string;
 }
 
+/**
+ * Which trajectories streamTrajectories yields, and how it treats a torn last line and broken lines
+ * in the middle.
+ */
 export interface StreamTrajectoriesOptions {
   /** Only trajectories that pass this filter are yielded. */
   filter?: TrajectoryFilter;

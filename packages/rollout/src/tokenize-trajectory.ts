@@ -9,6 +9,10 @@ export type RewardPlacement =
   /** The episode's total reward on the last end-of-turn token. */
   | 'sum';
 
+/**
+ * How tokenizeTrajectory builds a sequence: where rewards go, how much history and which view of
+ * the prompt it keeps, and its length cap.
+ */
 export interface TokenizeTrajectoryOptions {
   /** Default 'turn'. */
   rewardPlacement?: RewardPlacement;

@@ -3,6 +3,10 @@ import { sampledSequences } from './sampled-sequences';
 import { trajectorySuccess } from './trajectory-filter';
 import { tokenizeTrajectory, type TokenizeTrajectoryOptions, type TrainingSequence } from './tokenize-trajectory';
 
+/**
+ * tokenizeTrajectory's options without `lossTurns`: trajectorySequences picks the turns each
+ * sequence trains on itself.
+ */
 export type TrajectorySequencesOptions = Omit<TokenizeTrajectoryOptions, 'lossTurns'>;
 
 /**

@@ -7,6 +7,10 @@ import { InvalidArgumentError, InvalidStateError, type ImageData, type ImageRef,
 import { imageFileName } from './store-observation';
 import { streamTrajectories, type StreamTrajectoriesOptions } from './stream-trajectories';
 
+/**
+ * The JSONL file a trajectory store appends to, where its images go, and whether each line is
+ * fsynced.
+ */
 export interface OpenTrajectoryStoreOptions {
   /** The JSONL file, e.g. `runs/a/trajectories/rollouts.jsonl`; created with its folder when missing. */
   path: string;
