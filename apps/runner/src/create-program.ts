@@ -17,6 +17,7 @@ import { isFileSystemError, UsageError } from './usage-error';
 import { acceptJudgeSettings } from './judge/env-judges';
 import { loadPlugins, PLUGINS_VARIABLE, requestedPlugins } from './plugins';
 
+/** How a `runCli` call ended: the exit code the process should exit with. */
 export interface RunCliResult {
   exitCode: number;
 }

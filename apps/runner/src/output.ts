@@ -4,6 +4,7 @@ export interface Output {
   error(line: string): void;
 }
 
+/** The Output the CLI uses outside tests: lines to stdout and errors to stderr. */
 export const consoleOutput: Output = {
   log: (line) => process.stdout.write(`${line}\n`),
   error: (line) => process.stderr.write(`${line}\n`),

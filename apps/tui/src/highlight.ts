@@ -1,5 +1,10 @@
+/**
+ * What a stretch of model text or an observation is, by the tags around it: plain text, a tool
+ * call, a tool result, the answer, or thinking; each kind gets its colour.
+ */
 export type HighlightKind = 'text' | 'tool-call' | 'tool-result' | 'answer' | 'think';
 
+/** A stretch of text of one HighlightKind; highlightText splits text into these. */
 export interface HighlightSegment {
   text: string;
   kind: HighlightKind;

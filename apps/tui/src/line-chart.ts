@@ -2,6 +2,7 @@ import type { Series, SeriesPoint } from './run-state';
 
 export type ChartSegmentKind = 'axis' | 'train' | 'eval' | 'marker' | 'blank';
 
+/** A run of characters of one kind in a chart row: the renderer colours it by kind. */
 export interface ChartSegment {
   text: string;
   kind: ChartSegmentKind;
@@ -10,6 +11,7 @@ export interface ChartSegment {
 /** One terminal row of a chart: runs of text of one kind (one colour each). */
 export type ChartLine = ChartSegment[];
 
+/** The chart's size in terminal cells. */
 export interface LineChartOptions {
   /** Columns, labels included. */
   width: number;

@@ -17,6 +17,7 @@ export interface RunEventEmitter {
   off(name: 'event', listener: (event: RunEvent) => void): unknown;
 }
 
+/** Where in-process events come from: an async iterable of events or an emitter of 'event'. */
 export type RunEventSource = AsyncIterable<RunEvent> | RunEventEmitter;
 
 const EVENT_TYPES = new Set([

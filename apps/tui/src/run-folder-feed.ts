@@ -5,6 +5,7 @@ import { JsonLinesFollower, RUN_FILES, runPaths } from '@saccade/runs';
 import type { ImageLoader } from './components/episode-panel';
 import { describeInvalidEvent, type RunFeed } from './run-feed';
 
+/** How often runFolderFeed polls the folder, and whether it reads events.jsonl. */
 export interface RunFolderFeedOptions {
   /** How often the files are read, in milliseconds. Default 250. */
   intervalMs?: number;

@@ -15,6 +15,7 @@ export interface RunInfo {
   firstPhaseStart?: number;
 }
 
+/** One point of a chart: a training step and the value at it. */
 export interface SeriesPoint {
   step: number;
   value: number;
@@ -26,9 +27,15 @@ export interface Series {
   eval: SeriesPoint[];
 }
 
+/** The metrics the UI charts, in the order it shows them. */
 export const CHART_NAMES = ['reward', 'success', 'loss', 'kl', 'entropy'] as const;
+/** One of CHART_NAMES. */
 export type ChartName = (typeof CHART_NAMES)[number];
 
+/**
+ * One turn of an episode as the UI shows it: what the agent saw, what it did, and the reward with
+ * its terms.
+ */
 export interface EpisodeTurnView {
   turn: number;
   /** What the agent saw before acting (from the stored trajectory, when there is one). */
@@ -39,6 +46,10 @@ export interface EpisodeTurnView {
   rewardTerms: Record<string, number>;
 }
 
+/**
+ * An episode as the UI shows it, filled from its events and, when stored, its trajectory: its
+ * prompt, turns and outcome.
+ */
 export interface EpisodeView {
   id: string;
   envId?: string;
@@ -57,14 +68,23 @@ export interface EpisodeView {
   finalObservation?: string;
 }
 
+/** A `log` event as the log pane shows it. */
 export interface LogLine {
   time: string;
   level: 'debug' | 'info' | 'warn' | 'error';
   message: string;
 }
 
+/**
+ * Where the run is: waiting for `run-start`, running, or ended (completed, failed or cancelled,
+ * from `run-end`).
+ */
 export type RunStatus = 'waiting' | 'running' | 'completed' | 'failed' | 'cancelled';
 
+/**
+ * Everything the UI shows, folded from run events by reduceRunState: status, step and timing, chart
+ * series, recent episodes and the log.
+ */
 export interface RunState {
   info: RunInfo;
   status: RunStatus;
@@ -118,6 +138,7 @@ const METRIC_NAMES: Record<ChartName, readonly string[]> = {
   entropy: ['entropy', 'policyEntropy'],
 };
 
+/** The state before any event: waiting, step 0, empty charts, episodes and log. */
 export function initialRunState(info: RunInfo = {}): RunState {
   const series = {} as Record<ChartName, Series>;
   for (const name of CHART_NAMES) series[name] = { train: [], eval: [] };

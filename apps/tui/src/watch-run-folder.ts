@@ -4,6 +4,10 @@ import { createFileControl, type RunControl } from './run-control';
 import { runFolderFeed, runFolderImageLoader } from './run-folder-feed';
 import { mount, type TrainingTui } from './render-training-tui';
 
+/**
+ * Where watchRunFolder sends control commands, how often it reads the folder, and the terminal
+ * streams it draws on and reads keys from.
+ */
 export interface WatchRunFolderOptions {
   /** Default: commands go to the folder's `control.jsonl`. */
   control?: RunControl;

@@ -55,6 +55,10 @@ export interface RunInfo {
   updatedAt?: string;
 }
 
+/**
+ * A line of a run's metrics.jsonl as the viewer's API sends it: kind, step and time when present,
+ * and every number the line holds.
+ */
 export interface MetricsRowOut {
   kind?: string;
   step?: number;

@@ -7,6 +7,10 @@ import { findRunFolders, RunIndex } from './run-index';
 import { episodeTokens } from './episode-tokens';
 import { listTrees, readTreeFile } from './mcts-trees';
 
+/**
+ * What startViewer serves (a run folder or a folder of runs), where it listens, and which built
+ * front end it sends.
+ */
 export interface StartViewerOptions {
   /** A run folder, or a folder whose sub-folders are runs. */
   path: string;
@@ -18,6 +22,7 @@ export interface StartViewerOptions {
   appDirectory?: string;
 }
 
+/** A running viewer: the address it listens on, and `close` to stop it. */
 export interface Viewer {
   url: string;
   host: string;
@@ -37,15 +42,6 @@ const contentTypes: Record<string, string> = {
 };
 
 /**
- * Starts the viewer's HTTP server on a run folder (or a folder of runs): the built front end and a
- * small read-only JSON API over the run-folder files. Runs that appear later under a folder of
- * runs are picked up on the next request.
- *
- * @example
- * const viewer = await startViewer({ path: 'runs' });
- * console.log(viewer.url); // http://127.0.0.1:41234/
- */
-/**
  * The built front end, `dist/app` of this package: found from the package root, so that it is the
  * same whether this module runs from dist or, in development, from src.
  */
@@ -55,6 +51,15 @@ function builtAppDirectory(): string {
   return join(folder, 'dist', 'app');
 }
 
+/**
+ * Starts the viewer's HTTP server on a run folder (or a folder of runs): the built front end and a
+ * small read-only JSON API over the run-folder files. Runs that appear later under a folder of
+ * runs are picked up on the next request.
+ *
+ * @example
+ * const viewer = await startViewer({ path: 'runs' });
+ * console.log(viewer.url); // http://127.0.0.1:41234/
+ */
 export async function startViewer(options: StartViewerOptions): Promise<Viewer> {
   const root = resolve(options.path);
   findRunFolders(root); // a path that is no folder fails here, before the port opens
