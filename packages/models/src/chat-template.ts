@@ -1,6 +1,10 @@
 import type { ImageData, Message } from '@saccade/spec';
 import type { Tokenizer } from './tokenizer';
 
+/**
+ * How applyChatTemplate lays out a chat: image tokens per image, and whether it ends on the
+ * assistant's turn for the model to answer.
+ */
 export interface ChatTemplateOptions {
   /** Image tokens per image (the model's `imageTokenCount(config)`). */
   imageTokens: number;
@@ -8,6 +12,10 @@ export interface ChatTemplateOptions {
   addGenerationPrompt?: boolean;
 }
 
+/**
+ * A chat as the model reads it: token ids, the images that fill its image slots, and the mask of
+ * the tokens a trainer puts loss on.
+ */
 export interface ChatSequence {
   tokens: number[];
   /** The images in slot order; slot i fills the i-th run of `<image_pad>` ids. */

@@ -32,6 +32,7 @@ export interface CheckpointManifest {
   metadata?: Record<string, unknown>;
 }
 
+/** Where one tensor lies in a checkpoint's binary file: its name, shape, dtype and offset. */
 export interface TensorEntry {
   name: string;
   shape: number[];
@@ -40,6 +41,10 @@ export interface TensorEntry {
   offset: number;
 }
 
+/**
+ * What saveCheckpoint writes: the model, its optimizer's state (to resume training exactly) and the
+ * caller's metadata.
+ */
 export interface SaveCheckpointOptions {
   model: VisionLanguageModel;
   optimizer?: tf.AdamOptimizer;
@@ -102,11 +107,19 @@ export async function saveCheckpoint(folder: string, options: SaveCheckpointOpti
   }
 }
 
+/**
+ * The config loadCheckpoint requires the checkpoint to have, so a resumed run fails early on a
+ * model of another shape.
+ */
 export interface LoadCheckpointOptions {
   /** When given, the checkpoint's config must equal it (else CheckpointError naming the field). */
   expectedConfig?: ModelConfig;
 }
 
+/**
+ * What loadCheckpoint read back: a new model, its optimizer when one was saved, and the caller's
+ * metadata.
+ */
 export interface LoadedCheckpoint {
   model: VisionLanguageModel;
   /** The Adam optimizer with its moments and step, when the checkpoint holds one. */

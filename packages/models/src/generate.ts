@@ -6,6 +6,10 @@ import { createRandom } from './seeded-random';
 import { transformerBlockStep } from './transformer-layers';
 import type { VisionLanguageModel } from './vision-language-model';
 
+/**
+ * What generate samples: the prompts with their images, samples per prompt, temperature, top-p,
+ * token limit, stop strings, seed and abort signal.
+ */
 export interface GenerateOptions {
   /** Prompts (usually ending in `<|assistant|>`), each with its images. */
   prompts: readonly ModelSequence[];
@@ -26,6 +30,10 @@ export interface GenerateOptions {
   signal?: AbortSignal;
 }
 
+/**
+ * One sample of generate: its tokens and text, each token's log-probability (what the
+ * policy-gradient losses start from), and why it ended.
+ */
 export interface GeneratedSample {
   /** Generated ids; the end token `<|end|>` included when the model wrote it. */
   tokens: number[];

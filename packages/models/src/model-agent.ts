@@ -7,6 +7,10 @@ import type { RgbImage } from './rgb-image';
 import type { Tokenizer } from './tokenizer';
 import type { VisionLanguageModel } from './vision-language-model';
 
+/**
+ * The built-in model createModelAgent plays, its sampling defaults and seed, how it decodes images,
+ * and what generates in the model's place.
+ */
 export interface ModelAgentSettings {
   model: VisionLanguageModel;
   id?: string;

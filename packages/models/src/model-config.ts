@@ -60,6 +60,7 @@ export interface ModelConfig {
   layerNormEpsilon: number;
 }
 
+/** A named model size in MODEL_PRESETS: 'tiny' for tests, 'small' for the default run. */
 export type ModelPresetName = 'tiny' | 'small';
 
 const base = { imageSize: 64, patchSize: 16, mergeSize: 1, gridLayers: 0, gridMerge: 1, maxSequenceLength: 512, layerNormEpsilon: 1e-5 };
@@ -76,6 +77,7 @@ export const MODEL_PRESETS: Readonly<Record<ModelPresetName, Omit<ModelConfig, '
   small: { ...base, patchSize: 8, gridLayers: 8, gridMerge: 2, modelDimension: 128, headCount: 4, encoderLayers: 1, decoderLayers: 2, mlpRatio: 4 },
 };
 
+/** Patches along each side of the image (imageSize / patchSize). */
 export function patchGrid(config: ModelConfig): number {
   return config.imageSize / config.patchSize;
 }

@@ -11,6 +11,10 @@ export interface ModelSequence {
   images?: readonly RgbImage[];
 }
 
+/**
+ * How prepareInputs pads a batch (right for training, left for generation), to what length, and
+ * with which ids.
+ */
 export interface PrepareInputsOptions {
   /** Right (training: positions line up) or left (generation: every prompt ends at the last column). */
   padding?: 'right' | 'left';
@@ -48,8 +52,16 @@ export interface ModelInputs {
   dispose(): void;
 }
 
+/**
+ * The additive attention bias of a masked key: large enough that its weight is zero after softmax.
+ */
 export const MASKED = -1e9;
 
+/**
+ * Pads a batch of sequences into the tensors a forward pass reads (tokens, positions, image slots,
+ * patches, key bias). Throws InvalidArgumentError for an empty batch or a sequence longer than
+ * maxSequenceLength.
+ */
 export function prepareInputs(
   config: ModelConfig,
   sequences: readonly ModelSequence[],

@@ -2,8 +2,10 @@ import { patchFeatureDimension, patchGrid, type ModelConfig } from './model-conf
 import { pointerDimension } from './grid-pointer';
 import { createRandom, normalSample } from './seeded-random';
 
+/** How a parameter starts: normal with a standard deviation, zeros or ones. */
 export type ParameterInit = { kind: 'normal'; std: number } | { kind: 'zeros' } | { kind: 'ones' };
 
+/** One weight of the model: its name, shape and initialisation, as parameterSpecs lists them. */
 export interface ParameterSpec {
   name: string;
   shape: number[];
@@ -136,6 +138,7 @@ export function parameterSpecs(config: ModelConfig): ParameterSpec[] {
   return specs;
 }
 
+/** The number of trainable values a model of this config has. */
 export function countParameters(config: ModelConfig): number {
   return parameterSpecs(config).reduce((sum, spec) => sum + spec.shape.reduce((a, b) => a * b, 1), 0);
 }

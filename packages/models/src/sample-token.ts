@@ -9,6 +9,7 @@ export function bannedTokenIds(tokenizer: Tokenizer): number[] {
   return [tokenizer.padId, tokenizer.unknownId, tokenizer.bosId, tokenizer.imagePadId, tokenizer.systemId, tokenizer.userId, tokenizer.assistantId];
 }
 
+/** How sampleToken draws: temperature, top-p, and the ids it never draws. */
 export interface SampleSettings {
   /** 0 picks the most likely token (greedy). */
   temperature: number;
@@ -18,6 +19,7 @@ export interface SampleSettings {
   banned: ReadonlySet<number>;
 }
 
+/** The id sampleToken drew and its log-probability under the distribution it was drawn from. */
 export interface SampledToken {
   token: number;
   /**

@@ -1,6 +1,10 @@
 /** A seeded uniform [0, 1) generator (mulberry32): sampling and initialisation never use Math.random. */
 export type RandomSource = () => number;
 
+/**
+ * A RandomSource seeded with `seed`: the same seed gives the same numbers on every backend and
+ * machine.
+ */
 export function createRandom(seed: number): RandomSource {
   let state = (Math.floor(seed) ^ 0x9e3779b9) >>> 0;
   return () => {

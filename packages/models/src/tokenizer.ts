@@ -43,6 +43,10 @@ function characterVocabulary(): string[] {
   return characters;
 }
 
+/**
+ * A Tokenizer as checkpoints store it (tokenizer.json): the vocabulary in id order and where its
+ * control tokens and format tags end.
+ */
 export interface TokenizerJson {
   type: 'character';
   version: 1;
@@ -54,11 +58,16 @@ export interface TokenizerJson {
   tagCount: number;
 }
 
+/** Whether Tokenizer.decode leaves control tokens out of the text. */
 export interface DecodeOptions {
   /** Leave control tokens (`<|end|>`, `<pad>`, …) out of the text. Default false. */
   skipControl?: boolean;
 }
 
+/**
+ * The built-in model's character-level tokenizer (see the top of this file): encodes text, decodes
+ * ids, and names the control token ids the chat template and sampler use.
+ */
 export class Tokenizer {
   readonly tokens: readonly string[];
   readonly padId: number;

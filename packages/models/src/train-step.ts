@@ -5,6 +5,7 @@ import type { ModelSequence } from './model-inputs';
 import type { VisionLanguageModel } from './vision-language-model';
 import type { ShardLossOutput } from './parallel/shard-loss';
 
+/** Adam's learning rate and, optionally, its betas and epsilon (PyTorch's defaults otherwise). */
 export interface AdamSettings {
   learningRate: number;
   beta1?: number;
@@ -23,6 +24,7 @@ export function setLearningRate(optimizer: tf.AdamOptimizer, learningRate: numbe
   (optimizer as unknown as { learningRate: number }).learningRate = learningRate;
 }
 
+/** Gradients scaled to a global norm, with the norm they had before. */
 export interface ClippedGradients {
   gradients: tf.Tensor[];
   /** Global L2 norm before clipping. */
@@ -43,11 +45,13 @@ export function clipByGlobalNorm(gradients: readonly tf.Tensor[], maxNorm: numbe
   });
 }
 
+/** The gradient clipping applyLoss uses. */
 export interface ApplyLossOptions {
   /** Clip the global gradient norm to this (default 1; Infinity turns clipping off). */
   maxGradientNorm?: number;
 }
 
+/** What one optimizer step on a loss reports: the loss and the gradient norm before clipping. */
 export interface ApplyLossResult {
   loss: number;
   gradientNorm: number;
@@ -103,6 +107,7 @@ export function applyLoss(
   return result;
 }
 
+/** A sequence for supervised fine-tuning: the tokens and images, and which tokens are targets. */
 export interface SftExample extends ModelSequence {
   /** 1 where the token is a target (aligned with tokens), e.g. the chat template's assistantMask. */
   lossMask: readonly number[];

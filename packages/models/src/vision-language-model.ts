@@ -8,6 +8,10 @@ import { Tokenizer } from './tokenizer';
 import { pointerCacheOf, pointerStepTerms, pointerTerms, type PointerCache, type PointerInputs, type PointerStates } from './grid-pointer';
 import { gelu, layerNorm, linear, transformerBlock, type WeightLookup } from './transformer-layers';
 
+/**
+ * What a new VisionLanguageModel is built from: a preset, config overrides, the seed of its initial
+ * weights, and its tokenizer.
+ */
 export interface CreateModelOptions {
   /** A preset to start from (default 'small'); `config` fields override it. */
   preset?: ModelPresetName;
@@ -17,6 +21,10 @@ export interface CreateModelOptions {
   tokenizer?: Tokenizer;
 }
 
+/**
+ * What a forward pass returns: logits and values for every position, and the key-value and pointer
+ * caches generation continues from.
+ */
 export interface ForwardOutput {
   /** [batch·length, vocabulary] */
   logits: tf.Tensor2D;
@@ -65,6 +73,10 @@ const STEM_MAX_SHARPNESS = 30;
 /** Patches the pixel stem works on at once (a training batch of 32 two-image episodes at 8 × 8 patches). */
 const STEM_CHUNK_PATCHES = 4096;
 
+/**
+ * The full model config for a preset and overrides, its vocabulary size taken from the tokenizer;
+ * throws on a config that cannot build a model.
+ */
 export function resolveModelConfig(options: Pick<CreateModelOptions, 'preset' | 'config'>, tokenizer: Tokenizer): ModelConfig {
   return validateModelConfig({
     ...MODEL_PRESETS[options.preset ?? 'small'],

@@ -13,6 +13,7 @@ import { addShardGradients, exampleCost, shardGradients, type ShardGradients } f
 import type { LossReference, ShardLoss } from './shard-loss';
 import type { WorkerReply, WorkerRequest } from './worker-messages';
 
+/** How many worker threads a DataParallel starts besides the main thread. */
 export interface DataParallelOptions {
   /**
    * Worker threads besides the main thread (default: one per spare core on the single-threaded
@@ -21,11 +22,13 @@ export interface DataParallelOptions {
   workers?: number;
 }
 
+/** The gradient clipping a DataParallel step applies to the summed gradients. */
 export interface DataParallelStepOptions {
   /** Clip the global gradient norm to this (default 1). */
   maxGradientNorm?: number;
 }
 
+/** A DataParallel step's loss and gradient norm, and its loss's metrics summed over the shards. */
 export interface DataParallelStepResult extends ApplyLossResult {
   metrics: Record<string, number>;
 }

@@ -2,6 +2,10 @@ import * as tf from '@tensorflow/tfjs-core';
 import type { VisionLanguageModel } from '../vision-language-model';
 import type { ShardLoss } from './shard-loss';
 
+/**
+ * One shard's gradients (canonical variable order), loss and metrics, for a DataParallel step to
+ * sum.
+ */
 export interface ShardGradients {
   /** One per trainable variable, canonical order; the caller disposes them. */
   gradients: tf.Tensor[];

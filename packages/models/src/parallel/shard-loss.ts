@@ -12,6 +12,10 @@ export type ShardLoss<Example = unknown, Context = unknown> = (
   context: Context,
 ) => ShardLossOutput;
 
+/**
+ * What a ShardLoss returns: the differentiable loss of its shard and metrics that add up over
+ * shards.
+ */
 export interface ShardLossOutput {
   loss: tf.Scalar;
   metrics?: Record<string, tf.Scalar>;
