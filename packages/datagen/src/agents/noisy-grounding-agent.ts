@@ -4,6 +4,11 @@ import { callPoint, distanceToBox, searchCoordinateCall } from '@saccade/env-gro
 import { applyStop } from '@saccade/agents';
 import type { GroundTruth, TaskLookup } from './task-lookup';
 
+/**
+ * Where a noisy grounding agent finds each task's ground truth, its seed, and how often its steps
+ * land on, near or off the target: a scripted stand-in for a VLM that lets search be tested and
+ * measured without one.
+ */
 export interface NoisyGroundingAgentSettings {
   /** Where the agent finds each task's ground truth (a `TaskLookup`, or a function of the chat). */
   lookup: TaskLookup | ((messages: readonly Message[]) => GroundTruth | undefined);

@@ -14,6 +14,10 @@ export interface ScoredSample {
   keep: boolean;
 }
 
+/**
+ * How best-of-n samples one task: how many responses, at what temperature and length, in batches of
+ * what size, and whether only well-formed grounded ones are kept.
+ */
 export interface SampleSingleTurnOptions {
   /** Samples (generations) to draw. */
   n: number;

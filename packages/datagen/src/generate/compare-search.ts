@@ -24,6 +24,9 @@ export interface MethodStatistics {
   sftChains: number;
 }
 
+/**
+ * One task of compareSearchMethods: the generations each method spent and the chains each found.
+ */
 export interface TaskComparison {
   taskId: string;
   /** Generations each method spent (sampling is given what MCTS spent). */
@@ -32,6 +35,10 @@ export interface TaskComparison {
   sampling: { correctChains: number; groundedCorrectChains: number; sftChains: number };
 }
 
+/**
+ * compareSearchMethods' result: each method's statistics over the tasks at equal generations, the
+ * MCTS settings, and each task's counts.
+ */
 export interface SearchComparison {
   tasks: number;
   settings: MctsSettings;
@@ -42,6 +49,10 @@ export interface SearchComparison {
   perTask: TaskComparison[];
 }
 
+/**
+ * The tasks compareSearchMethods runs on, a fresh agent per run, the MCTS settings and the sampling
+ * temperature.
+ */
 export interface CompareSearchOptions {
   tasks: readonly VisionQATask[];
   /** A fresh agent for a label (`mcts:<task id>`, `sampling:<task id>`), so each run is reproducible alone. */

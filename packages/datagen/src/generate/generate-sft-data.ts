@@ -15,6 +15,10 @@ import { sampleSingleTurn } from './best-of-n';
 import { multiTurnChat, prepareTask, singleTurnChat, singleTurnMessages, type PreparedTask } from './prepare-task';
 import { selectExamples } from './select-examples';
 
+/**
+ * What generateSftData does: the method (MCTS or best-of-n) and form, the tasks and agent, the file
+ * it writes, and each method's settings.
+ */
 export interface GenerateSftDataOptions {
   method: SftMethod;
   /** The tasks: a procedural generator, a task file (V*Bench, ScreenSpot), any task source. */
@@ -47,6 +51,10 @@ export interface GenerateSftDataOptions {
   signal?: AbortSignal;
 }
 
+/**
+ * One task of generateSftData: generations spent, correct trajectories found, examples considered
+ * and kept, and its tree file.
+ */
 export interface TaskGenerationSummary {
   taskId: string;
   /** Generations spent on the task. */
@@ -60,6 +68,10 @@ export interface TaskGenerationSummary {
   treeFile?: string;
 }
 
+/**
+ * What generateSftData wrote: the file, method and form, how many tasks and records, the agent
+ * calls and generations spent, and each task's summary.
+ */
 export interface GenerateSftDataResult {
   output: string;
   method: SftMethod;

@@ -1,6 +1,10 @@
 import { restoreObservation, runRollouts, trajectorySteps } from '@saccade/rollout';
 import type { Agent, Env, ImageData, StepResult, Trajectory } from '@saccade/spec';
 
+/**
+ * Where playGroundedEpisode starts (a seed or a task index), how the agent samples, and an abort
+ * signal.
+ */
 export interface PlayGroundedEpisodeOptions {
   /** Seed of the reset; with `taskIndex` the task is picked by index instead. */
   seed?: number;
@@ -10,6 +14,10 @@ export interface PlayGroundedEpisodeOptions {
   signal?: AbortSignal;
 }
 
+/**
+ * playGroundedEpisode's options and how many episodes playGroundedEpisodes plays from the same
+ * start.
+ */
 export interface PlayGroundedEpisodesOptions extends PlayGroundedEpisodeOptions {
   /** Episodes to play from the same start, one after the other (best-of-n's n). Default 1. */
   count?: number;

@@ -14,6 +14,10 @@ export interface PreparedTask {
   cropTool: Tool;
 }
 
+/**
+ * The crop preset and settings prepareTask builds the crop tool with, and the answer checker it
+ * picks.
+ */
 export interface PrepareTaskOptions {
   /** The crop preset, or `auto` (default): `web` for clicks, `visual-search` otherwise. */
   preset?: PointCropPresetName | 'auto';

@@ -1,6 +1,7 @@
 import { createRng } from '@saccade/core';
 import type { SftRecord } from '../sft/sft-file';
 
+/** How many examples selectExamples keeps per task, and the seed of its choice. */
 export interface SelectExamplesOptions {
   /** Most examples kept per task (default 8), so that easy tasks do not fill the file. */
   maxPerTask?: number;

@@ -12,6 +12,10 @@ export interface ChainDialogue {
   points: Point[];
 }
 
+/**
+ * The image, its size and the point-crop tool chainToDialogue replays a chain's crops with, whether
+ * crops mention the red dot, and the crop budget.
+ */
 export interface ChainDialogueOptions {
   image: ImageData;
   imageSize: ImageSize;

@@ -10,6 +10,10 @@ export interface LinearizedChain extends ReasoningChain {
   depth: number;
 }
 
+/**
+ * Whether linearizeTree also makes backtracking chains (a wrong attempt, then the right one) and
+ * the sentence between them.
+ */
 export interface LinearizeOptions {
   /** The sentence between the wrong and the right attempt (default ViGoRL's "Wait, this seems off. Let's try something else."). */
   backtrackMessage?: string;

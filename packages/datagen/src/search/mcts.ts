@@ -26,6 +26,7 @@ export interface MctsSettings {
   maxRolloutTokens: number;
 }
 
+/** The MCTS settings used when none are given: ViGoRL's (REFERENCE §6), with step and rollout token limits. */
 export const DEFAULT_MCTS_SETTINGS: Readonly<MctsSettings> = {
   simulations: 8,
   childrenPerExpansion: 3,
@@ -73,6 +74,10 @@ export interface MctsTask {
   score: (answer: string) => number;
 }
 
+/**
+ * A finished search: the tree, the settings it ran with, and the agent calls and generations it
+ * spent.
+ */
 export interface MctsResult {
   root: MctsNode;
   settings: MctsSettings;
@@ -83,6 +88,10 @@ export interface MctsResult {
 const STEP_STOP = ['\n'];
 const ANSWER_STOP = ['</answer>'];
 
+/**
+ * DEFAULT_MCTS_SETTINGS with `settings` over them, checked: throws InvalidArgumentError naming a
+ * count that is not a positive integer or a negative constant or temperature.
+ */
 export function resolveMctsSettings(settings: Partial<MctsSettings> = {}): MctsSettings {
   const resolved = { ...DEFAULT_MCTS_SETTINGS, ...settings };
   for (const name of ['simulations', 'childrenPerExpansion', 'rolloutsPerChild', 'maxDepth', 'maxStepTokens', 'maxRolloutTokens'] as const) {

@@ -8,7 +8,12 @@ import { describeReceived, describeZodIssue } from '@saccade/core';
 import { writeFileAtomic } from '@saccade/runs';
 import { GroundingFileError } from '../errors/grounding-file-error';
 
+/** How an SFT example was found: ViGoRL's MCTS over reasoning steps, or best-of-n sampling. */
 export type SftMethod = 'mcts' | 'best-of-n';
+/**
+ * An SFT example's shape: one grounded response (single-turn), or crops coming back as turns
+ * (multi-turn).
+ */
 export type SftForm = 'single-turn' | 'multi-turn';
 
 /** One chat message of an SFT example: text with one `<image>` per image it shows. */
