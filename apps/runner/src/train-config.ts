@@ -112,6 +112,18 @@ export const trainConfigSchema = z
         rewardVarianceTopP: z.number().gt(0).max(1).default(1),
         /** Over-turn masking (Mini-o3): episodes the turn cap cut get no gradient. */
         maskTruncatedEpisodes: z.boolean().default(false),
+        /**
+         * 'gigpo': GiGPO's two-level advantages (verl-agent's adv_estimator=gigpo): the episode's GRPO
+         * advantage plus stepAdvantageWeight × the turn's discounted return normalised among the
+         * group's turns on the same state.
+         */
+        advantageEstimator: z.enum(['grpo', 'gigpo']).default('grpo'),
+        /** GiGPO's ω. */
+        stepAdvantageWeight: z.number().nonnegative().default(1),
+        /** GiGPO's γ. */
+        stepDiscount: z.number().min(0).max(1).default(0.95),
+        /** GiGPO's same state: 'observation' (text and images equal) or 'images' (the rendered state only). */
+        stepAnchor: z.enum(['observation', 'images']).default('observation'),
         /** 'token-sum-norm' is Dr. GRPO's (each sequence's token sum over lengthNormalizer). */
         aggregation: z.enum(['token-mean', 'sequence-mean', 'token-sum-norm']).default('token-mean'),
         lengthNormalizer: z.number().positive().optional(),

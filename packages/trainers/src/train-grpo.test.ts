@@ -78,6 +78,40 @@ describe('grpoBatch', () => {
   });
 });
 
+describe('GiGPO (advantageEstimator: gigpo)', () => {
+  test("each turn's tokens get the episode's advantage plus ω × its step advantage among the group's turns on the same state; a group whose scores tie but whose turns differ is trained", async () => {
+    const model = VisionLanguageModel.create({ preset: 'tiny', seed: 0 });
+    const episodes = await createPolicyEpisodes(model, episodeSettings, model);
+    const right = (seed: number, turn: number): string => `<answer>${colourAt(seed, turn)}</answer>`;
+    const wrong = '<answer>none</answer>';
+    // Turn rewards per group (each turn of a seed shows the same square in every episode):
+    // seed 1: [1, 1] | [0, 0]; seed 2: [1, 0] | [0, 0]; seed 3: [1, 0] | [0, 1] (returns tie at 1).
+    const responses = [right(1, 0), right(1, 1), wrong, wrong, right(2, 0), wrong, wrong, wrong, right(3, 0), wrong, wrong, right(3, 1)];
+    const batch = await episodes.play([1, 2, 3], { groupSize: 2, temperature: 1, seed: 0, agent: new MockAgent({ responses }), concurrency: 1 });
+    const gigpo = await grpoBatch(episodes, batch, { score: 'return', normalizeStd: false, advantageEstimator: 'gigpo', stepDiscount: 0.5 });
+    // With γ 0.5 the turns' returns are seed 1: [1.5, 1] | [0, 0]; seed 2: [1, 0] | [0, 0]; seed 3: [1, 0] | [0.5, 1].
+    // Step groups (a seed's turn 0, its turn 1), centred: seed 1 ±0.75, ±0.5; seed 2 ±0.5, 0; seed 3 ±0.25, ∓0.5.
+    // Episode advantages (Dr. GRPO): ±1, ±0.5, 0. Sum per turn, episode by episode:
+    const expected = [[1.75, 1.5], [-1.75, -1.5], [1, 0.5], [-1, -0.5], [0.25, -0.5], [-0.25, 0.5]];
+    expect(gigpo.examples).toHaveLength(12);
+    gigpo.examples.forEach((example, index) => {
+      const trained = example.advantages.filter((_, position) => example.lossMask[position] === 1);
+      const value = expected[Math.floor(index / 2)]![index % 2]!;
+      expect(trained.every((advantage) => Math.abs(advantage - value) < 1e-12), `example ${index}: ${trained[0]} ≠ ${value}`).toBe(true);
+      expect(example.advantages.filter((_, position) => example.lossMask[position] === 0).every((advantage) => advantage === 0)).toBe(true);
+    });
+    expect(gigpo.statistics).toMatchObject({ uniformGroups: 0, trainedGroups: 1, stepGroupSize: 2, variedStepGroups: 5 / 6 });
+    // Plain GRPO leaves seed 3's group out (its returns tie), and ω 0 is plain GRPO.
+    expect((await grpoBatch(episodes, batch, { score: 'return', normalizeStd: false })).examples).toHaveLength(8);
+    const weightless = await grpoBatch(episodes, batch, { score: 'return', normalizeStd: false, advantageEstimator: 'gigpo', stepAdvantageWeight: 0 });
+    expect(weightless.examples[0]!.advantages.at(-1)).toBe(1);
+    // With 'success' the outcome is the step reward, on the last turn: seed 1's turns 0.95, 1 | 0, 0.
+    const success = await grpoBatch(episodes, batch, { score: 'success', normalizeStd: false, advantageEstimator: 'gigpo' });
+    expect(success.examples.map((example) => example.advantages.at(-1))).toEqual([0.5 + 0.475, 0.5 + 0.5, -0.5 - 0.475, -0.5 - 0.5]);
+    model.dispose();
+  });
+});
+
 describe('dynamic sampling (maxSampledBatches)', () => {
   test('variedGroups names the groups whose scores differ, in batch order, failed episodes left out', async () => {
     const model = VisionLanguageModel.create({ preset: 'tiny', seed: 0 });

@@ -4,7 +4,7 @@ import type { LossReference, VisionLanguageModel } from '@saccade/models';
 import type { RunEvent, Trajectory } from '@saccade/spec';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
-import { computeGrpoAdvantages } from './advantages/index';
+import { computeGigpoStepAdvantages, computeGrpoAdvantages } from './advantages/index';
 import type { PolicyExample } from './losses/policy-loss';
 import type { PlayedBatch, PolicyEpisodes } from './policy-episodes';
 import type { PolicyPhaseResult, PolicyPhaseSettings } from './policy-phase-settings';
@@ -38,6 +38,23 @@ export interface TrainGrpoSettings extends PolicyPhaseSettings {
    * StarPO-S, VAGEN main's `reward_variance_top_p`). Default 1: every group.
    */
   rewardVarianceTopP?: number;
+  /**
+   * 'grpo' (default): one advantage per episode. 'gigpo': GiGPO's two levels (verl-agent's
+   * `adv_estimator=gigpo`): the episode's GRPO advantage plus `stepAdvantageWeight` × the turn's
+   * step-level advantage, its discounted return normalised among the turns of its group that
+   * acted on the same state (computeGigpoStepAdvantages).
+   */
+  advantageEstimator?: 'grpo' | 'gigpo';
+  /** GiGPO's ω (default 1). */
+  stepAdvantageWeight?: number;
+  /** GiGPO's γ for the turns' discounted returns (default 0.95). */
+  stepDiscount?: number;
+  /**
+   * What makes two turns' states the same for GiGPO: 'observation' (default; its text and images
+   * equal, verl-agent's exact match) or 'images' (its images equal: the rendered state, whatever
+   * feedback text came with it).
+   */
+  stepAnchor?: 'observation' | 'images';
 }
 
 export type TrainGrpoResult = PolicyPhaseResult;
@@ -149,7 +166,10 @@ function firstVariedGroups(batch: PlayedBatch, settings: Pick<TrainGrpoSettings,
 }
 
 /** What GRPO's advantages depend on. */
-export type GrpoAdvantageSettings = Pick<TrainGrpoSettings, 'score' | 'normalizeStd' | 'skipUniformGroups' | 'rewardVarianceTopP' | 'maskTruncatedEpisodes'>;
+export type GrpoAdvantageSettings = Pick<
+  TrainGrpoSettings,
+  'score' | 'normalizeStd' | 'skipUniformGroups' | 'rewardVarianceTopP' | 'maskTruncatedEpisodes' | 'advantageEstimator' | 'stepAdvantageWeight' | 'stepDiscount' | 'stepAnchor'
+>;
 
 /** How a rollout batch's groups fared in GRPO's selection (rollout-end metrics). */
 export interface GrpoGroupStatistics extends Record<string, number> {
@@ -162,6 +182,9 @@ export interface GrpoGroupStatistics extends Record<string, number> {
   scoreStd: number;
   /** Episodes left out by over-turn masking. */
   maskedTruncatedEpisodes: number;
+  // GiGPO adds `stepGroupSize` (the mean number of turns per step group: a group's turns on the
+  // same state) and `variedStepGroups` (of the step groups of more than one turn, the fraction whose
+  // returns differ: those carry the step-level signal).
 }
 
 /**
@@ -190,10 +213,13 @@ export async function grpoBatch(
   });
   const scores = trajectories.map((trajectory) => episodeScore(trajectory, settings.score));
   const advantages = computeGrpoAdvantages({ scores, groupIds, normalizeStd: settings.normalizeStd ?? true });
+  const steps = (settings.advantageEstimator ?? 'grpo') === 'gigpo' ? stepLevel(trajectories, groupIds, settings) : undefined;
   const groupScores = new Map<number, number[]>();
   trajectories.forEach((_, index) => groupScores.set(groupIds[index]!, [...(groupScores.get(groupIds[index]!) ?? []), scores[index]!]));
   const spread = new Map([...groupScores].map(([group, values]) => [group, standardDeviation(values)]));
-  const uniform = new Set([...spread].filter(([, std]) => std === 0).map(([group]) => group));
+  // A group is uniform when nothing in it carries signal: equal scores and (GiGPO) no step advantage.
+  const signalled = new Set(trajectories.flatMap((_, index) => (steps?.advantages[index]!.some((value) => value !== 0) ? [groupIds[index]!] : [])));
+  const uniform = new Set([...spread].filter(([group, std]) => std === 0 && !signalled.has(group)).map(([group]) => group));
   const kept = new Set(groupScores.keys());
   if (settings.skipUniformGroups ?? true) for (const group of uniform) kept.delete(group);
   const topP = settings.rewardVarianceTopP ?? 1;
@@ -225,7 +251,9 @@ export async function grpoBatch(
       const example: PolicyExample = {
         ...(await episodes.modelSequence(sequence, batch.images)),
         lossMask: sequence.lossMask,
-        advantages: sequence.advantageMask.map((value) => value * advantage),
+        advantages: steps
+          ? sequence.advantageMask.map((value, position) => (value === 0 ? 0 : advantage + steps.weight * (steps.advantages[index]![sequence.turnIds[position]!] ?? 0)))
+          : sequence.advantageMask.map((value) => value * advantage),
         ...(sequence.sampledLogProbs ? { oldLogProbs: sequence.sampledLogProbs, sampledLogProbs: true } : {}),
       };
       examples.push(example);
@@ -243,6 +271,34 @@ export async function grpoBatch(
       scoreMean: mean,
       scoreStd: standardDeviation(scores),
       maskedTruncatedEpisodes: masked,
+      ...(steps ? { stepGroupSize: steps.groupSize, variedStepGroups: steps.varied } : {}),
     },
+  };
+}
+
+/** GiGPO's step level over a batch's played episodes: each turn's advantage among the group's turns on the same state. */
+function stepLevel(trajectories: readonly Trajectory[], groupIds: readonly number[], settings: GrpoAdvantageSettings): { advantages: Float64Array[]; weight: number; groupSize: number; varied: number } {
+  const weight = settings.stepAdvantageWeight ?? 1;
+  if (!Number.isFinite(weight)) throw new RangeError(`stepAdvantageWeight must be a finite number; got ${weight}.`);
+  const anchor = settings.stepAnchor ?? 'observation';
+  const result = computeGigpoStepAdvantages({
+    trajectories: trajectories.map((trajectory, index) => ({
+      groupId: groupIds[index]!,
+      // With 'success' the outcome is the only reward, on the last turn; with 'return' every turn's reward.
+      stepRewards: (settings.score ?? 'return') === 'success'
+        ? trajectory.turns.map((_, turn) => (turn === trajectory.turns.length - 1 && trajectorySuccess(trajectory) ? 1 : 0))
+        : trajectory.turns.map((turn) => turn.reward),
+      anchors: trajectory.turns.map((turn) => JSON.stringify(anchor === 'images' ? turn.observation.images.map((image) => image.hash) : [turn.observation.text, turn.observation.images.map((image) => image.hash)])),
+    })),
+    ...(settings.stepDiscount === undefined ? {} : { discount: settings.stepDiscount }),
+    normalizeStd: settings.normalizeStd ?? true,
+  });
+  const sizes = result.stepGroupSizes;
+  const shared = sizes.filter((size) => size > 1).length;
+  return {
+    advantages: result.stepAdvantages,
+    weight,
+    groupSize: sizes.reduce((sum, size) => sum + size, 0) / Math.max(sizes.length, 1),
+    varied: result.variedStepGroups / Math.max(shared, 1),
   };
 }

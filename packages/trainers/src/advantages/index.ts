@@ -20,3 +20,5 @@ export type {
 } from './turn-gae';
 export { broadcastOverMask, computeGrpoAdvantages, computeMaskedGrpo } from './grpo';
 export type { GroupId, GrpoInput, MaskedGrpoInput, MaskedGrpoResult } from './grpo';
+export { computeGigpoStepAdvantages } from './gigpo';
+export type { GigpoStepInput, GigpoStepResult, GigpoTrajectory } from './gigpo';
