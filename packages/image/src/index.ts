@@ -22,6 +22,7 @@ export { clipBox, type Box } from './clip-box.js';
 export { connectedComponents, type ConnectedComponent } from './connected-components.js';
 export { crop, type CropOptions } from './crop.js';
 export { resize, type ResizeFit, type ResizeKernel, type ResizeOptions, type ResizeSpec } from './resize.js';
+export { resizeBilinear } from './resize-bilinear.js';
 export {
   QWEN25_VL_MAX_PIXELS,
   QWEN25_VL_MIN_PIXELS,

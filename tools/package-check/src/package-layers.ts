@@ -8,7 +8,7 @@ import ts from 'typescript';
  */
 export const LAYERS = [
   { name: 'base', packages: ['@saccade/spec', '@saccade/tensor'] },
-  { name: 'foundations', packages: ['@saccade/core', '@saccade/image'] },
+  { name: 'foundations', packages: ['@saccade/core', '@saccade/image', '@saccade/onnx'] },
   { name: 'run folder', packages: ['@saccade/runs'] },
   {
     name: 'plug-ins',

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
-import type { RawImage } from '@saccade/image';
-import { bytesOf, openSession, readMessage, resizeBilinear, textOf } from '@saccade/tool-ocr';
+import { resizeBilinear, type RawImage } from '@saccade/image';
+import { bytesOf, openSession, readMessage, textOf } from '@saccade/onnx';
 import * as ort from 'onnxruntime-node';
 
 /**

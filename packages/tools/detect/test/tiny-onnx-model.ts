@@ -1,6 +1,6 @@
 // Writes small ONNX models byte by byte (onnx.proto3 field numbers), for the detector tests: no
 // Python, no model download. The models are real: onnxruntime loads and runs them.
-import { bytesField, concatBytes, floatField, stringField, varintField } from '@saccade/tool-ocr';
+import { bytesField, concatBytes, floatField, stringField, varintField } from '@saccade/onnx';
 
 const FLOAT = 1;
 const INT64 = 7;

@@ -7,7 +7,3 @@ export type { OnnxRewrites } from './optimize-onnx-model';
 export { createPaddleDetector, createPaddleRecognizer, tidyNumbers } from './paddle-ocr';
 export type { OnnxSessionSettings, PaddleDetectorSettings, PaddleRecognizerSettings } from './paddle-ocr';
 export type { DetectedText, OcrModelPaths, OcrRunOptions, RecognizedText, TextBox, TextDetector, TextRecognizer } from './ocr-models';
-export { bytesField, bytesOf, concatBytes, floatField, readMessage, stringField, textOf, varintField } from './protobuf-wire';
-export type { WireField } from './protobuf-wire';
-export { resizeBilinear } from './pixels';
-export { openSession } from './model-runner';

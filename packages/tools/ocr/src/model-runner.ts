@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { openSession } from '@saccade/onnx';
 import * as ort from 'onnxruntime-node';
 
 /** Runs a one-input, one-output ONNX model; runs may overlap. */
@@ -8,15 +9,6 @@ export interface ModelRunner {
   readonly concurrency: number;
   run(input: Float32Array, dims: readonly number[]): Promise<{ data: Float32Array; dims: readonly number[] }>;
   close(): Promise<void>;
-}
-
-/** An onnxruntime session on the CPU from a model's bytes; `source` names the model in errors. */
-export async function openSession(model: Uint8Array, source: string, threads = 1): Promise<ort.InferenceSession> {
-  try {
-    return await ort.InferenceSession.create(model, { executionProviders: ['cpu'], intraOpNumThreads: threads, interOpNumThreads: 1, extra: { session: { intra_op: { allow_spinning: '0' } } } });
-  } catch (error) {
-    throw new Error(`expected an ONNX model at ${source}, could not load it: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
-  }
 }
 
 /**

@@ -1,4 +1,4 @@
-import { bytesField, bytesOf, concatBytes, floatField, readMessage, stringField, textOf, varintField, type WireField } from './protobuf-wire';
+import { bytesField, bytesOf, concatBytes, floatField, readMessage, stringField, textOf, varintField, type WireField } from '@saccade/onnx';
 
 // ONNX field numbers (onnx.proto3).
 const MODEL_GRAPH = 7;

@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
+import { bytesField, concatBytes, readMessage, stringField, varintField } from '@saccade/onnx';
 import * as ort from 'onnxruntime-node';
 import { describe, expect, it } from 'vitest';
 import { defaultOcrModelPaths } from './ocr-engine';
 import { constantNodeBytes, nodeBytes, readGraph } from './onnx-graph';
 import { optimizeOnnxModel } from './optimize-onnx-model';
-import { bytesField, concatBytes, readMessage, stringField, varintField } from './protobuf-wire';
 
 // A float tensor's ValueInfoProto: name, TypeProto { tensor_type { elem_type: FLOAT, shape } }.
 function valueInfo(name: string, dims: readonly number[]): Uint8Array {

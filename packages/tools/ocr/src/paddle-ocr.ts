@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
-import { connectedComponents, type RawImage } from '@saccade/image';
+import { connectedComponents, resizeBilinear, type RawImage } from '@saccade/image';
+import { openSession } from '@saccade/onnx';
 import * as ort from 'onnxruntime-node';
 import { optimizeOnnxModel } from './optimize-onnx-model';
-import { openModelRunner, openSession } from './model-runner';
+import { openModelRunner } from './model-runner';
 import type { DetectedText, OcrRunOptions, RecognizedText, TextBox, TextDetector, TextRecognizer } from './ocr-models';
-import { resizeBilinear } from './pixels';
 
 /** How an ONNX session of an OCR model runs. */
 export interface OnnxSessionSettings {
