@@ -3,6 +3,10 @@ import type { Trajectory } from '@saccade/spec';
 import { trajectorySuccess } from '@saccade/rollout';
 import type { PlayedBatch, PolicyEpisodes } from './policy-episodes';
 
+/**
+ * How a policy did on held-out seeds: success rate, mean reward, format rate, mean turns, and how
+ * it used its tools.
+ */
 export interface PolicyEvaluation {
   episodes: number;
   /** Fraction of episodes that ended in success (`info.metrics.success`). */

@@ -52,6 +52,10 @@ export interface PlayedBatch {
   images: Map<string, ImageData>;
 }
 
+/**
+ * How PolicyEpisodes.play plays a batch of seeds: group size, sampling (temperature, top-p, seed),
+ * another agent in the policy's place, concurrency, and the step and ids its events carry.
+ */
 export interface PlayOptions {
   /** Episodes per seed, one group each (GRPO's G). Default 1. */
   groupSize?: number;
@@ -85,8 +89,16 @@ export interface PolicyEpisodes {
   modelSequence(sequence: TrainingSequence, images: ReadonlyMap<string, ImageData>): Promise<ModelSequence>;
 }
 
+/**
+ * The stop strings the policy samples with: a turn ends at its answer or its tool call, so the env
+ * answers the call before the model goes on.
+ */
 export const DEFAULT_STOP = ['</answer>', '</tool_call>'];
 
+/**
+ * The PolicyEpisodes of a model: an agent over `generator`, the rollout manager that plays it in
+ * lock step, and the tokeniser of its sequences; progress goes to `onEvent`.
+ */
 export async function createPolicyEpisodes(
   model: VisionLanguageModel,
   settings: EpisodeSettings,

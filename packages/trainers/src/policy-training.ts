@@ -137,6 +137,11 @@ function attachLogProbs(model: VisionLanguageModel, examples: PolicyExample[], f
   forEachForward(model, examples, (example, logProbs) => (example[field] = Array.from(logProbs)), 32, sampling);
 }
 
+/**
+ * One round of updates on a rollout batch: the data-parallel trainer, optimizer and loss, the
+ * examples, the learning rate, how many passes and mini-batches, and each mini-batch's loss
+ * context.
+ */
 export interface PolicyUpdateSettings<Example, Context> {
   parallel: DataParallel;
   optimizer: tf.AdamOptimizer;
@@ -156,6 +161,10 @@ export interface PolicyUpdateSettings<Example, Context> {
   update?: (batch: Example[], context: Context) => Promise<DataParallelStepResult>;
 }
 
+/**
+ * What a round of updates did: mean metrics over its updates, how many updates, and the tokens
+ * differentiated.
+ */
 export interface PolicyUpdateResult {
   /**
    * Means over the updates of the loss, the gradient norm and the loss's metrics; `logprobGap` is

@@ -4,6 +4,7 @@ export interface SeedRange {
   count: number;
 }
 
+/** The seeds of a range, in order: `start`, `start + 1`, … (`count` of them). */
 export function seedRange({ start, count }: SeedRange): number[] {
   return Array.from({ length: count }, (_, index) => start + index);
 }

@@ -13,6 +13,11 @@ import { startPolicyPhase } from './policy-phase';
 import { attachOldLogProbs, attachReferenceLogProbs, checkLogprobGap, DEFAULT_MAX_LOGPROB_GAP, policyLossContext, runPolicyUpdates } from './policy-training';
 import type { UsedEpisode } from './training-record';
 
+/**
+ * What a GRPO phase plays each step (prompts and group size), how it scores and selects groups, and
+ * which advantage estimator it uses (GRPO or GiGPO), besides the phase settings every policy
+ * trainer takes.
+ */
 export interface TrainGrpoSettings extends PolicyPhaseSettings {
   /** Distinct seeds per step; each is played `groupSize` times (a GRPO group). */
   promptsPerStep: number;
@@ -57,6 +62,7 @@ export interface TrainGrpoSettings extends PolicyPhaseSettings {
   stepAnchor?: 'observation' | 'images';
 }
 
+/** What a trainGrpo phase did: its steps, its seconds, and each held-out evaluation. */
 export type TrainGrpoResult = PolicyPhaseResult;
 
 const requireHere = createRequire(import.meta.url);

@@ -42,6 +42,10 @@ export interface PpoAdvantageSettings {
   maskTruncatedEpisodes?: boolean;
 }
 
+/**
+ * What a PPO phase plays each step and how it trains the critic (value loss weight and clip,
+ * warm-up, the value head's learning rate), besides its advantage and phase settings.
+ */
 export interface TrainPpoSettings
   extends PolicyPhaseSettings,
     PpoAdvantageSettings {
@@ -64,6 +68,7 @@ export interface TrainPpoSettings
   phaseStart?: number;
 }
 
+/** What a trainPpo phase did: its steps, its seconds, and each held-out evaluation. */
 export type TrainPpoResult = PolicyPhaseResult;
 
 const requireHere = createRequire(import.meta.url);

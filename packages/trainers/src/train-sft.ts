@@ -10,6 +10,11 @@ import { createPolicyEpisodes, type EpisodeSettings, type PlayedBatch, type Poli
 import { assertDisjointSeeds, seedRange } from './seed-range';
 import { endTrainingStep, saveTrainingCheckpoint } from './training-checkpoint';
 
+/**
+ * What trainSft trains on (oracle or given demonstrations over the training seeds), how (optimizer,
+ * batches, steps) and how it evaluates on held-out seeds, besides the episode settings every
+ * trainer takes.
+ */
 export interface TrainSftSettings extends EpisodeSettings {
   /** Seeds the oracle's demonstrations come from; evaluation uses `evalSeeds`, which must not overlap. */
   trainSeeds: { start: number; count: number };
@@ -56,6 +61,7 @@ export interface TrainSftSettings extends EpisodeSettings {
   workers?: number;
 }
 
+/** What a trainSft phase did: its steps, its seconds, and each held-out evaluation. */
 export interface TrainSftResult {
   steps: number;
   seconds: number;

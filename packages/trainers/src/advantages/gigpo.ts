@@ -11,6 +11,10 @@ export interface GigpoTrajectory {
   anchors: readonly string[];
 }
 
+/**
+ * The trajectories computeGigpoStepAdvantages groups by anchor state (each with its group id, turn
+ * rewards and anchors), the discount of their returns, and the normalisation.
+ */
 export interface GigpoStepInput {
   trajectories: readonly GigpoTrajectory[];
   /** γ of the discounted return R_t = Σ_k γ^k r_{t+k} (default 0.95, GiGPO's). */
@@ -21,6 +25,10 @@ export interface GigpoStepInput {
   epsilon?: number;
 }
 
+/**
+ * computeGigpoStepAdvantages' result: each turn's step-level advantage and discounted return, and
+ * the step groups' sizes and how many of them vary.
+ */
 export interface GigpoStepResult {
   /** Per trajectory, per turn: the step-level advantage A^S. */
   stepAdvantages: Float64Array[];

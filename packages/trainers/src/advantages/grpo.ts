@@ -3,6 +3,10 @@ import { at, checkBatch, checkFiniteArray, checkMask, checkSameLength, fail, typ
 /** Identifies the group (prompt / initial state) a trajectory was sampled for. */
 export type GroupId = string | number;
 
+/**
+ * The scores and group ids computeGrpoAdvantages normalises within each group, with its std and ε
+ * settings.
+ */
 export interface GrpoInput {
   /** One score per trajectory (the sum of its rewards). */
   scores: NumericArray;
@@ -14,6 +18,10 @@ export interface GrpoInput {
   epsilon?: number;
 }
 
+/**
+ * Per trajectory its token rewards and loss mask, with the group ids and normalisation settings of
+ * computeMaskedGrpo.
+ */
 export interface MaskedGrpoInput {
   /** Per trajectory: its token rewards and loss mask. */
   sequences: readonly { rewards: NumericArray; lossMask: NumericArray }[];
@@ -22,6 +30,10 @@ export interface MaskedGrpoInput {
   epsilon?: number;
 }
 
+/**
+ * computeMaskedGrpo's result: each trajectory's advantage on its loss tokens, its score, and its
+ * advantage as one number.
+ */
 export interface MaskedGrpoResult {
   /** Per trajectory: its advantage on every token with lossMask 1, 0 elsewhere. */
   advantages: Float64Array[];

@@ -21,6 +21,10 @@ export interface GaeBatchResult {
   returns: Float64Array[];
 }
 
+/**
+ * One sequence for computeMaskedGae: its tokens' rewards, values and mask, γ, λ, and whether to
+ * whiten within it.
+ */
 export interface MaskedGaeInput extends TokenSequence {
   /** Discount γ in [0, 1]. */
   gamma: number;
@@ -33,6 +37,7 @@ export interface MaskedGaeInput extends TokenSequence {
   whiten?: boolean;
 }
 
+/** A batch for computeMaskedGaeBatch: the sequences, γ, λ, and whether to whiten over the batch. */
 export interface MaskedGaeBatchInput {
   sequences: readonly TokenSequence[];
   gamma: number;

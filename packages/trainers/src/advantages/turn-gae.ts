@@ -18,11 +18,19 @@ export interface BiLevelGaeParameters {
   lambdaToken?: number;
 }
 
+/**
+ * One sequence for computeBiLevelGae: its turns, the discounts and λ, and whether to whiten within
+ * it.
+ */
 export interface BiLevelGaeInput extends TurnSequence, BiLevelGaeParameters {
   /** Whiten the advantages over this sequence's masked tokens (default false; the batch variant whitens over the batch). */
   whiten?: boolean;
 }
 
+/**
+ * A batch for computeBiLevelGaeBatch: the sequences, the discounts and λ, and whether to whiten
+ * over the batch.
+ */
 export interface BiLevelGaeBatchInput extends BiLevelGaeParameters {
   sequences: readonly TurnSequence[];
   /** Whiten the advantages over the masked tokens of the whole batch, as VAGEN does (default true). */
@@ -32,6 +40,10 @@ export interface BiLevelGaeBatchInput extends BiLevelGaeParameters {
 /** Which tokens turn-wise whitening takes its mean and variance over. */
 export type TurnWiseWhitenOver = 'endOfTurn' | 'lossMask';
 
+/**
+ * The turn-level discount and λ of turn-wise GAE, and which tokens whitening takes its statistics
+ * over.
+ */
 export interface TurnWiseGaeParameters {
   /** γ_turn: discount between turns. */
   gammaTurn: number;
@@ -45,11 +57,18 @@ export interface TurnWiseGaeParameters {
   whitenOver?: TurnWiseWhitenOver;
 }
 
+/**
+ * One sequence for computeTurnWiseGae: its turns, the parameters, and whether to whiten within it.
+ */
 export interface TurnWiseGaeInput extends TurnSequence, TurnWiseGaeParameters {
   /** Whiten the turn advantages within this sequence (default false; the batch variant whitens over the batch). */
   whiten?: boolean;
 }
 
+/**
+ * A batch for computeTurnWiseGaeBatch: the sequences, the parameters, and whether to whiten over
+ * the batch.
+ */
 export interface TurnWiseGaeBatchInput extends TurnWiseGaeParameters {
   sequences: readonly TurnSequence[];
   /** Whiten over the whole batch, as VAGEN does (default true). */
@@ -62,6 +81,10 @@ export interface TurnWiseGaeResult extends GaeResult {
   valueMask: Float64Array;
 }
 
+/**
+ * computeTurnWiseGaeBatch's advantages and returns per sequence, with each sequence's value mask
+ * (its end-of-turn tokens).
+ */
 export interface TurnWiseGaeBatchResult extends GaeBatchResult {
   valueMask: Float64Array[];
 }

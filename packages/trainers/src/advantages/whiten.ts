@@ -1,5 +1,6 @@
 import { at, checkFiniteArray, checkMask, checkPositive, checkSameLength, fail, type NumericArray } from './validate';
 
+/** Whether maskedWhiten keeps the mean subtracted, and the ε under its square root. */
 export interface MaskedWhitenOptions {
   /**
    * `true` (default): (x − mean) / sqrt(var + ε). `false`: the mean is added back,

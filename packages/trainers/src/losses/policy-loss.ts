@@ -26,6 +26,7 @@ export interface PolicyExample extends ModelSequence {
 /** How per-token losses become one number (see PolicyLossContext.aggregation). */
 export type PolicyLossAggregation = 'token-mean' | 'sequence-mean' | 'token-sum-norm';
 
+/** Every PolicyLossAggregation, for validating a config value. */
 export const POLICY_LOSS_AGGREGATIONS: readonly PolicyLossAggregation[] = ['token-mean', 'sequence-mean', 'token-sum-norm'];
 
 /** Batch-wide settings and totals: shard losses divide by these so that they add up (DataParallel). */

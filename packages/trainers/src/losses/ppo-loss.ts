@@ -13,6 +13,10 @@ export interface PpoExample extends PolicyExample {
   valueMask: readonly number[];
 }
 
+/**
+ * The policy loss's batch-wide settings plus the value loss's: its token count, weight and clip
+ * range, and the policy terms' weight.
+ */
 export interface PpoLossContext extends PolicyLossContext {
   /** Value-masked tokens in the whole batch (the value loss is a mean over them). */
   valueTokenCount: number;
