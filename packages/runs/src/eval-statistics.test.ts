@@ -79,6 +79,17 @@ describe('summarizeEval', () => {
     });
   });
 
+  test('the format rate counts metrics.format_correct, and the formatCorrect of turns stored before it was the one spelling', () => {
+    const stored = (info: Record<string, unknown>): Trajectory => {
+      const episode = trajectory(0, 0, true);
+      return { ...episode, turns: episode.turns.map((turn) => ({ ...turn, info })) };
+    };
+    const summary = summarizeEval([stored({ metrics: { success: true, format_correct: false } }), stored({ metrics: { success: true }, formatCorrect: true }), stored({ metrics: { success: true }, formatCorrect: false }), stored({ metrics: { success: true } })], 1);
+    // 3 turns say their format (the fourth says nothing), 1 of them well formed.
+    expect(summary.formatRate).toBe(1 / 3);
+    expect(summarizeEval([stored({ metrics: { success: true } })], 1).formatRate).toBeNull();
+  });
+
   test('without a task family the env id is the family; one sample gives no pass@k', () => {
     const summary = summarizeEval([trajectory(0, 0, true)], 1);
     expect(Object.keys(summary.families)).toEqual(['test/Env-v1']);

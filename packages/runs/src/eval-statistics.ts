@@ -1,5 +1,5 @@
 import { trajectorySuccess } from '@saccade/core';
-import type { Trajectory } from '@saccade/spec';
+import { formatCorrectOf, type Trajectory } from '@saccade/spec';
 
 /** z for a two-sided 95 % interval. */
 const Z95 = 1.959963984540054;
@@ -194,9 +194,9 @@ export function summarizeEval(trajectories: readonly Trajectory[], samples: numb
       bySeed.set(episode.seed, seed);
     }
     for (const turn of trajectory.turns) {
-      const metrics = turn.info['metrics'] as Record<string, unknown> | undefined;
-      const format = metrics?.['format_correct'] ?? turn.info['formatCorrect'];
-      if (typeof format === 'boolean') {
+      // metrics.format_correct, or the formatCorrect of trajectories stored before it was the one spelling.
+      const format = formatCorrectOf(turn.info);
+      if (format !== undefined) {
         formatTurns++;
         if (format) wellFormed++;
       }

@@ -33,7 +33,8 @@ afterAll(async () => {
   await Promise.all([envServer.close(), toolServer.close(), ...shards.map((shard) => shard.close())]);
 });
 
-const turnMetrics = (valid: boolean, effective: boolean, success: boolean) => ({ turn_metrics: { action_is_valid: valid, action_is_effective: effective }, traj_metrics: { success } });
+// The grid envs' format_correct travels as one of VAGEN's turn metrics.
+const turnMetrics = (valid: boolean, effective: boolean, success: boolean) => ({ turn_metrics: { action_is_valid: valid, action_is_effective: effective, format_correct: true }, traj_metrics: { success } });
 const noMetrics = { turn_metrics: {}, traj_metrics: {} };
 
 describe('Python clients against the real services on loopback', () => {

@@ -5,7 +5,7 @@ import * as spec from './index';
 // core and image, a leaf otherwise, share it), the continuation convention every agent reads, and
 // the mask RLE codec that tools, envs and the viewer share, and the placeholder split every
 // SequenceTokenizer makes (the models package implements one with spec alone).
-test('runtime exports are the constants, the errors, the media-type sniffer, the continuation convention, the mask codec and the placeholder split only', () => {
+test('runtime exports are the constants, the errors, the media-type sniffer, the continuation convention, the mask codec, the placeholder split and the format-correct reader only', () => {
   expect(Object.keys(spec).sort()).toEqual([
     'ConformanceError',
     'EnvAlreadyRegisteredError',
@@ -26,6 +26,7 @@ test('runtime exports are the constants, the errors, the media-type sniffer, the
     'describeMask',
     'detectImageMediaType',
     'encodeMaskRle',
+    'formatCorrectOf',
     'partialAssistantText',
     'quoteModelText',
     'splitOnImages',

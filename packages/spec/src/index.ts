@@ -1,6 +1,8 @@
 // Contracts (types only).
 export type { Agent, AgentActBatchOptions, AgentActOptions, AgentFinishReason, AgentOutput, AgentPrompt, AgentResponse, AgentUsage } from './v1/agent';
-export type { Env, EnvInfo, EnvResetOptions, ResetResult, StepResult } from './v1/env';
+export type { Env, EnvResetOptions, ResetResult, StepResult } from './v1/env';
+export type { EnvInfo, EnvMetrics } from './v1/env-info';
+export { formatCorrectOf } from './v1/env-info';
 export type { EnvSpec } from './v1/env-spec';
 export type { ImageData, ImageMediaType } from './v1/image-data';
 export { detectImageMediaType } from './v1/detect-image-media-type';

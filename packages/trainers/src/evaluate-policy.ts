@@ -1,5 +1,5 @@
 import { summarizeToolUse } from '@saccade/runs';
-import type { Trajectory } from '@saccade/spec';
+import { formatCorrectOf, type Trajectory } from '@saccade/spec';
 import { trajectorySuccess } from '@saccade/rollout';
 import type { PlayedBatch, PolicyEpisodes } from './policy-episodes';
 
@@ -63,9 +63,9 @@ export function summarizeTrajectories(trajectories: readonly Trajectory[]): Poli
   for (const trajectory of trajectories) {
     turns += trajectory.turns.length;
     for (const turn of trajectory.turns) {
-      // Grid envs say formatCorrect; VQA envs format_correct in their metrics; tool turns neither.
-      const format = turn.info['formatCorrect'] ?? (turn.info['metrics'] as Record<string, unknown> | undefined)?.['format_correct'];
-      if (typeof format !== 'boolean') continue;
+      // metrics.format_correct (formatCorrect where an older env still writes it); tool turns neither.
+      const format = formatCorrectOf(turn.info);
+      if (format === undefined) continue;
       formatTurns++;
       if (format) wellFormed++;
     }

@@ -218,10 +218,10 @@ export abstract class GridEnv<STATE> implements Env {
         action_is_valid: valid,
         action_is_effective: this.playerKey(state) !== this.playerKey(before),
         success: this.isSuccess(state),
+        format_correct: parsed.formatCorrect,
         // Judge calls that failed this turn (their terms scored 0), only where a judge was asked.
         ...(this.settings.judge !== undefined && (rewardTerms.grounding !== undefined || rewardTerms.worldmodel !== undefined) ? { judge_failures: judgeFailures.length } : {}),
       },
-      formatCorrect: parsed.formatCorrect,
       isFormatRewarded: formatRewarded,
       executedActions: executed,
       seed: this.#seed,

@@ -78,7 +78,7 @@ describe('VAGEN batch protocol', () => {
         expect(done).toBe(expected.terminated || expected.truncated);
         expect(observation.obs_str).toBe(expected.observation.text);
         expect(info.metrics).toEqual({
-          turn_metrics: { action_is_valid: true, action_is_effective: true },
+          turn_metrics: { action_is_valid: true, action_is_effective: true, format_correct: true },
           traj_metrics: { success: expected.info.metrics?.success },
         });
         returns.set(id, returns.get(id)! + reward);

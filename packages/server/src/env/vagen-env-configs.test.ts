@@ -32,9 +32,9 @@ it("maps VAGEN's config keys to Saccade options", () => {
 });
 
 it("splits metrics into VAGEN's turn and trajectory metrics", () => {
-  expect(toVagenInfo({ metrics: { action_is_valid: true, action_is_effective: false, success: true }, rewardTerms: { format: 0.5 } })).toEqual({
+  expect(toVagenInfo({ metrics: { action_is_valid: true, action_is_effective: false, format_correct: true, success: true }, rewardTerms: { format: 0.5 } })).toEqual({
     rewardTerms: { format: 0.5 },
-    metrics: { turn_metrics: { action_is_valid: true, action_is_effective: false }, traj_metrics: { success: true } },
+    metrics: { turn_metrics: { action_is_valid: true, action_is_effective: false, format_correct: true }, traj_metrics: { success: true } },
   });
 });
 

@@ -1,22 +1,6 @@
 import type { ActionSpace } from './action-space';
+import type { EnvInfo } from './env-info';
 import type { Observation } from './observation';
-
-/**
- * The `info` record an env returns with each reset and step. Known keys are typed; envs may add
- * their own.
- */
-export interface EnvInfo {
-  /**
-   * Named, already weighted reward terms whose sum is the step's reward (e.g. `{format: 0.5,
-   * success: 9}`), so a user sees why a reward was given.
-   */
-  rewardTerms?: Record<string, number>;
-  /**
-   * Unweighted metrics of the step, e.g. `action_is_valid`, `action_is_effective`, `success`.
-   */
-  metrics?: Record<string, number | boolean>;
-  [key: string]: unknown;
-}
 
 /** The arguments of `Env.reset`: a seed (same seed, same episode) and env-specific options for this episode. */
 export interface EnvResetOptions {

@@ -21,11 +21,11 @@ describe('FrozenLakeEnv scripted episodes', () => {
     const first = await env.step(answer('Right, Right, Down'));
     expect(first).toMatchObject({ reward: 0.5, terminated: false, truncated: false });
     expect(first.info.rewardTerms).toEqual({ format: 0.5 });
-    expect(first.info.metrics).toEqual({ action_is_valid: true, action_is_effective: true, success: false });
+    expect(first.info.metrics).toEqual({ action_is_valid: true, action_is_effective: true, success: false, format_correct: true });
     const second = await env.step(answer('Down, Down, Right'));
     expect(second).toMatchObject({ reward: 10.5, terminated: true });
     expect(second.info.rewardTerms).toEqual({ format: 0.5, goal: 10 });
-    expect(second.info.metrics).toEqual({ action_is_valid: true, action_is_effective: true, success: true });
+    expect(second.info.metrics).toEqual({ action_is_valid: true, action_is_effective: true, success: true, format_correct: true });
     expect(second.observation.text).toContain('O__√');
     await expect(env.step(answer('Up'))).rejects.toThrow(/episode has ended/);
   });
@@ -35,7 +35,7 @@ describe('FrozenLakeEnv scripted episodes', () => {
     const result = await env.step(answer('Right, Down, Right'));
     expect(result).toMatchObject({ reward: 0.5, terminated: true });
     expect(result.info.executedActions).toEqual(['Right', 'Down']);
-    expect(result.info.metrics).toEqual({ action_is_valid: true, action_is_effective: true, success: false });
+    expect(result.info.metrics).toEqual({ action_is_valid: true, action_is_effective: true, success: false, format_correct: true });
     expect(result.observation.text).toContain('_X_O');
   });
 
@@ -45,15 +45,17 @@ describe('FrozenLakeEnv scripted episodes', () => {
     expect(result.reward).toBe(0);
     expect(result.info.rewardTerms).toEqual({ format: 0 });
     expect(result.info.executedActions).toEqual(['Right']);
-    expect(result.info.metrics).toEqual({ action_is_valid: false, action_is_effective: true, success: false });
+    expect(result.info.metrics).toEqual({ action_is_valid: false, action_is_effective: true, success: false, format_correct: true });
   });
 
   it('a bad format runs nothing and earns nothing', async () => {
     const { env } = await lake();
     const result = await env.step('Right');
     expect(result).toMatchObject({ reward: 0, terminated: false });
-    expect(result.info.metrics).toEqual({ action_is_valid: false, action_is_effective: false, success: false });
+    expect(result.info.metrics).toEqual({ action_is_valid: false, action_is_effective: false, success: false, format_correct: false });
     expect(result.info.formatError).toMatch(/expected/);
+    // One spelling: format_correct in metrics, as VAGEN's turn metrics carry it; no top-level formatCorrect.
+    expect(Object.keys(result.info).sort()).toEqual(['executedActions', 'formatError', 'isFormatRewarded', 'metrics', 'rewardTerms', 'seed', 'state']);
     expect(result.observation.text).toContain('did not follow the format');
   });
 

@@ -18,7 +18,7 @@ describe('SokobanEnv scripted episodes', () => {
     expect(result.terminated).toBe(true);
     expect(result.reward).toBeCloseTo(11.2, 9);
     expect(result.info.rewardTerms).toEqual({ format: 0.5, step: -0.3, box: 1, solved: 10 });
-    expect(result.info.metrics).toEqual({ action_is_valid: true, action_is_effective: true, success: true });
+    expect(result.info.metrics).toEqual({ action_is_valid: true, action_is_effective: true, success: true, format_correct: true });
     expect(result.observation.text).toContain('#_P√_#');
   });
 
@@ -37,7 +37,7 @@ describe('SokobanEnv scripted episodes', () => {
     const env = await room(TWO_BOXES);
     const result = await env.step(answer('Up'));
     expect(result.info.rewardTerms).toEqual({ format: 0.5, step: -0.1 });
-    expect(result.info.metrics).toEqual({ action_is_valid: true, action_is_effective: false, success: false });
+    expect(result.info.metrics).toEqual({ action_is_valid: true, action_is_effective: false, success: false, format_correct: true });
   });
 
   it('an invalid action and a bad format', async () => {
