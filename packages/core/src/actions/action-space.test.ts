@@ -1,6 +1,6 @@
 import type { ActionSpace, Env } from '@saccade/spec';
 import { describe, expect, test } from 'vitest';
-import { GuessNumberEnv } from '../__fixtures__/guess-number-env';
+import { GuessNumberEnv } from '../testing';
 import { checkEnv } from '../check/check-env';
 import { createRng } from '../random/create-rng';
 import { TimeLimit } from '../wrappers/time-limit';

@@ -1,6 +1,6 @@
 import { ConformanceError, detectImageMediaType, type Env } from '@saccade/spec';
 import { describe, expect, test } from 'vitest';
-import { GuessNumberEnv, RED_PIXEL_PNG } from '../__fixtures__/guess-number-env';
+import { GuessNumberEnv, RED_PIXEL_PNG } from '../testing';
 import { OrderEnforcing } from '../wrappers/order-enforcing';
 import { TimeLimit } from '../wrappers/time-limit';
 import { assertEnv, checkEnv } from './check-env';

@@ -1,6 +1,6 @@
 import { EnvAlreadyRegisteredError, EnvNotFoundError, InvalidArgumentError, InvalidStateError } from '@saccade/spec';
 import { afterEach, describe, expect, test } from 'vitest';
-import { GuessNumberEnv } from '../__fixtures__/guess-number-env';
+import { GuessNumberEnv } from '../testing';
 import type { EnvWrapper } from '../wrappers/env-wrapper';
 import { OrderEnforcing } from '../wrappers/order-enforcing';
 import { TimeLimit } from '../wrappers/time-limit';

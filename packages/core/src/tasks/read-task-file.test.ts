@@ -1,7 +1,7 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeTaskFolder, SAMPLE_TASKS, writeLines } from '../../test/task-files';
+import { makeTaskFolder, SAMPLE_TASKS, writeJsonLines } from '../testing';
 import { ArrayTaskSource } from './array-task-source';
 import { TaskFileSource } from './task-file-source';
 import { readTaskFile } from './read-task-file';
@@ -27,7 +27,7 @@ async function errorOf(promise: Promise<unknown>): Promise<TaskFileError> {
 describe('readTaskFile', () => {
   it('streams valid lines, skips blank ones, resolves image paths against the file', async () => {
     const folder = makeTaskFolder();
-    const file = writeLines(folder, [SAMPLE_TASKS[0], '', '   ', SAMPLE_TASKS[1]]);
+    const file = writeJsonLines(folder, [SAMPLE_TASKS[0], '', '   ', SAMPLE_TASKS[1]]);
     const tasks = await collect(readTaskFile(file));
     expect(tasks.map((task) => task.id)).toEqual(['chart-1', 'ai2d-1']);
     expect(tasks[0]!.images).toEqual([join(folder, 'images', 'red.png')]);
@@ -49,7 +49,7 @@ describe('readTaskFile', () => {
       [{ ...SAMPLE_TASKS[3], answer: [1, 2] }, 'field "answer": expected a box [x1, y1, x2, y2] of four numbers (answerType is point), received [1,2]'],
     ];
     for (const [broken, message] of cases) {
-      const file = writeLines(folder, [SAMPLE_TASKS[0], '', broken, SAMPLE_TASKS[1]]);
+      const file = writeJsonLines(folder, [SAMPLE_TASKS[0], '', broken, SAMPLE_TASKS[1]]);
       const error = await errorOf(collect(readTaskFile(file)));
       expect(error.message.startsWith(`${file}:3: ${message}`), `${error.message}\n  should start with\n${file}:3: ${message}`).toBe(true);
       expect(error.line).toBe(3);
@@ -59,7 +59,7 @@ describe('readTaskFile', () => {
 
   it('skips invalid lines on request and reports each one', async () => {
     const folder = makeTaskFolder();
-    const file = writeLines(folder, [SAMPLE_TASKS[0], 'not json', { ...SAMPLE_TASKS[2], answer: 'maybe' }, SAMPLE_TASKS[4]]);
+    const file = writeJsonLines(folder, [SAMPLE_TASKS[0], 'not json', { ...SAMPLE_TASKS[2], answer: 'maybe' }, SAMPLE_TASKS[4]]);
     const skipped: string[] = [];
     const tasks = await collect(readTaskFile(file, { skipInvalid: true, onInvalid: (error) => skipped.push(`${error.line} ${error.field}`) }));
     expect(tasks.map((task) => task.id)).toEqual(['chart-1', 'vizwiz-1']);
@@ -68,7 +68,7 @@ describe('readTaskFile', () => {
 
   it('checks that images exist when asked, and says when the file is missing', async () => {
     const folder = makeTaskFolder();
-    const file = writeLines(folder, [SAMPLE_TASKS[0], { ...SAMPLE_TASKS[0], id: 'gone', images: ['images/gone.png'] }]);
+    const file = writeJsonLines(folder, [SAMPLE_TASKS[0], { ...SAMPLE_TASKS[0], id: 'gone', images: ['images/gone.png'] }]);
     const error = await errorOf(collect(readTaskFile(file, { checkImages: true })));
     expect(error.message).toBe(`${file}:2: field "images[0]": expected an image file that exists, received "${join(folder, 'images', 'gone.png')}" (not found)`);
     const missing = await errorOf(collect(readTaskFile(join(folder, 'nothing.jsonl'))));
@@ -121,7 +121,7 @@ describe('TaskFileSource', () => {
 
   it('reports a broken line only when it is read, and an empty file at once', async () => {
     const folder = makeTaskFolder();
-    const source = new TaskFileSource(writeLines(folder, [SAMPLE_TASKS[0], { ...SAMPLE_TASKS[0], dataset: '' }]));
+    const source = new TaskFileSource(writeJsonLines(folder, [SAMPLE_TASKS[0], { ...SAMPLE_TASKS[0], dataset: '' }]));
     expect((await source.get(0)).id).toBe('chart-1');
     await expect(source.get(1)).rejects.toThrow(/tasks\.jsonl:2: field "dataset": expected a non-empty string \(the dataset name, e\.g\. "ChartQA"\), received ""/);
     await source.close();

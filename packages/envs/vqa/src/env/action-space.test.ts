@@ -1,12 +1,12 @@
 import { findActionSpace } from '@saccade/core';
 import { beforeAll, expect, test } from 'vitest';
-import { makeTaskFolder, SAMPLE_TASKS } from '../../test/task-files';
+import { makeTaskFolder, SAMPLE_TASKS } from '@saccade/core/testing';
 import type { VisionQATaskInput } from '@saccade/core';
 import { VisionQAEnv } from './vision-qa-env';
 
 let folder: string;
-beforeAll(async () => {
-  folder = await makeTaskFolder();
+beforeAll(() => {
+  folder = makeTaskFolder();
 });
 
 test('the action space follows the task: option letters, yes/no, else the answer type', async () => {

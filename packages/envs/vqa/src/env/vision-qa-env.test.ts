@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { checkEnv, makeEnv } from '@saccade/core';
 import type { Env } from '@saccade/spec';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { makeTaskFolder, SAMPLE_TASKS, solidPng, writeLines } from '../../test/task-files';
+import { makeTaskFolder, SAMPLE_TASKS, TASK_IMAGES, writeJsonLines } from '@saccade/core/testing';
 import { VISION_QA_ID, registerVqaEnvs } from '../register-vqa-envs';
 import type { VisionQATaskInput } from '@saccade/core';
 import { VisionQAEnv, type VisionQAEnvOptions } from './vision-qa-env';
@@ -10,8 +10,8 @@ import { VisionQAEnv, type VisionQAEnvOptions } from './vision-qa-env';
 let folder: string;
 let tasks: VisionQATaskInput[];
 
-beforeAll(async () => {
-  folder = await makeTaskFolder();
+beforeAll(() => {
+  folder = makeTaskFolder();
   tasks = SAMPLE_TASKS.map((task) => ({ ...task })) as unknown as VisionQATaskInput[];
 });
 
@@ -42,7 +42,7 @@ describe('VisionQAEnv: one turn', () => {
     );
     expect(observation.images).toHaveLength(1);
     expect(observation.images[0]).toMatchObject({ mediaType: 'image/png', width: 4, height: 4 });
-    expect(observation.images[0]!.data).toEqual(await solidPng(4, 4, [0, 0, 255]));
+    expect(new Uint8Array(observation.images[0]!.data)).toEqual(TASK_IMAGES.blue.data);
     expect(info).toMatchObject({ taskId: 'ai2d-1', dataset: 'AI2D', taskFamily: 'science', taskIndex: 1, seed: 6, attemptsLeft: 1 });
     expect((await vqa.reset({ seed: -1 })).info.taskId).toBe('vizwiz-1'); // -1 mod 5 = 4
     expect((await vqa.reset({ seed: 0, options: { taskIndex: 2 } })).observation.text.startsWith('<image>\n<image>\nIs red the first image?')).toBe(true);
@@ -189,7 +189,7 @@ describe('VisionQAEnv: options and errors', () => {
   });
 
   it('a missing image fails the reset with the file, line and field', async () => {
-    const file = writeLines(folder, [{ ...SAMPLE_TASKS[0], images: ['images/gone.png'] }], 'gone.jsonl');
+    const file = writeJsonLines(folder, [{ ...SAMPLE_TASKS[0], images: ['images/gone.png'] }], 'gone.jsonl');
     const vqa = new VisionQAEnv({ taskFile: file });
     await expect(vqa.reset({ seed: 0 })).rejects.toThrow(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:1: field "images\\[0\\]": expected a readable PNG, JPEG or WebP image, received "${join(folder, 'images', 'gone.png').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"`));
     await vqa.close();
@@ -213,7 +213,7 @@ describe('registerVqaEnvs', () => {
   it(`${VISION_QA_ID} from {tasks} and from {taskFile} passes checkEnv`, async () => {
     registerVqaEnvs();
     registerVqaEnvs();
-    const file = writeLines(folder, SAMPLE_TASKS as unknown as object[]);
+    const file = writeJsonLines(folder, SAMPLE_TASKS as unknown as object[]);
     for (const options of [{ tasks, baseDirectory: folder }, { taskFile: file }, { taskFile: file, maxAttempts: 3, rewardSet: 'vista-r1' }]) {
       const probe = makeEnv(VISION_QA_ID, options);
       await probe.reset({ seed: 0 });

@@ -1,21 +1,30 @@
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { TASK_IMAGES } from './sample-images';
 
-// One-pixel PNGs (red, blue): task files only name images; readers check that they exist, never decode them.
-const RED_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAADElEQVQImWP4z8AAAAMBAQCc479ZAAAAAElFTkSuQmCC';
-const BLUE_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAADElEQVQImWNgYPgPAAEDAQBdlO9aAAAAAElFTkSuQmCC';
-
-/** A fresh folder with `images/red.png` and `images/blue.png`. */
+/**
+ * A fresh temporary folder with `images/red.png` (8×6) and `images/blue.png` (4×4), the images
+ * {@link SAMPLE_TASKS} name; their bytes are {@link TASK_IMAGES}. The caller removes it when done.
+ *
+ * @example
+ * const folder = makeTaskFolder();
+ * const file = writeJsonLines(folder, SAMPLE_TASKS);
+ * const source = new TaskFileSource(file);
+ */
 export function makeTaskFolder(): string {
   const folder = mkdtempSync(join(tmpdir(), 'saccade-tasks-'));
   mkdirSync(join(folder, 'images'));
-  writeFileSync(join(folder, 'images', 'red.png'), Buffer.from(RED_PNG, 'base64'));
-  writeFileSync(join(folder, 'images', 'blue.png'), Buffer.from(BLUE_PNG, 'base64'));
+  writeFileSync(join(folder, 'images', 'red.png'), TASK_IMAGES.red.data);
+  writeFileSync(join(folder, 'images', 'blue.png'), TASK_IMAGES.blue.data);
   return folder;
 }
 
-/** Tasks of several answer types, with image paths relative to the task folder. */
+/**
+ * Vision-QA task lines of every common answer type (number, multiple-choice, yes-no, point, text
+ * with several accepted answers), as a task file holds them: image paths relative to the folder
+ * {@link makeTaskFolder} makes. Spread one and change a field to write a bad line.
+ */
 export const SAMPLE_TASKS = [
   { id: 'chart-1', dataset: 'ChartQA', taskFamily: 'chart', images: ['images/red.png'], question: 'What is the highest value?', answer: '45', answerType: 'number' },
   {
@@ -34,8 +43,14 @@ export const SAMPLE_TASKS = [
   { id: 'vizwiz-1', dataset: 'VizWiz', taskFamily: 'science', images: ['images/blue.png'], question: 'What colour is this?', answer: ['blue', 'blue', 'dark blue', 'navy'], answerType: 'text' },
 ] as const;
 
-/** Writes lines (objects become JSON) to `tasks.jsonl` in the folder and returns its path. */
-export function writeLines(folder: string, lines: readonly (object | string)[], name = 'tasks.jsonl'): string {
+/**
+ * Writes `lines` to `<folder>/<name>` (default `tasks.jsonl`), one a line: objects as JSON, strings
+ * as they are (to write a blank or broken line on purpose). Returns the file's path.
+ *
+ * @example
+ * const file = writeJsonLines(folder, [SAMPLE_TASKS[0], 'not json', { ...SAMPLE_TASKS[1], answer: 7 }]);
+ */
+export function writeJsonLines(folder: string, lines: readonly (object | string)[], name = 'tasks.jsonl'): string {
   const file = join(folder, name);
   writeFileSync(file, lines.map((line) => (typeof line === 'string' ? line : JSON.stringify(line))).join('\n') + '\n');
   return file;
