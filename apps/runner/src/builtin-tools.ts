@@ -91,12 +91,29 @@ export function isTool(value: unknown): value is Tool {
 export async function registerBuiltinTools(options: ToolOptions = {}): Promise<{ tools: Tool[]; close: () => Promise<void>; warm: () => Promise<void> }> {
   // The plug-ins loaded (--plugin, plugins:, SACCADE_PLUGINS) after the runner's own, so that theirs win a name both have.
   const packages = [...findToolPackages(runnerManifestPath()), ...(await pluginToolPackages())];
+  return registerToolPackages(packages, options);
+}
+
+/**
+ * Registers, with their factories, the tools an env package needs (its package.json's
+ * `saccade.usesTools`: the grounded envs crop with `search_coordinate`, made per task through the
+ * registry's `createTool`), importing only the tool packages whose `saccade.create` makes one of
+ * them. A name no package makes is left out: the env says so when it is made.
+ */
+export async function registerToolsNamed(names: readonly string[]): Promise<void> {
+  if (names.length === 0) return;
+  const packages = [...findToolPackages(runnerManifestPath()), ...(await pluginToolPackages())].filter((found) => names.some((name) => found.create?.[name] !== undefined));
+  await registerToolPackages(packages, {});
+}
+
+async function registerToolPackages(packages: readonly ToolPackage[], options: ToolOptions): Promise<{ tools: Tool[]; close: () => Promise<void>; warm: () => Promise<void> }> {
   const configurable = packages.flatMap((found) => Object.keys(found.create ?? {})).sort();
   for (const name of Object.keys(options)) {
     if (!configurable.includes(name)) throw new Error(`--tool-options: expected settings for a tool that takes them (${configurable.join(', ') || 'none'}), received settings for ${name}`);
   }
   const modules = await Promise.all(packages.map(async (found) => ({ found, module: (await import(found.entry === undefined ? found.name : pathToFileURL(found.entry).href)) as Record<string, unknown> })));
   const tools: Tool[] = [];
+  const factories = new Map<Tool, (settings: Record<string, unknown>) => Tool>();
   const closers: Array<() => unknown> = [];
   const warmers: Array<() => unknown> = [];
   for (const { found, module } of modules) {
@@ -105,16 +122,24 @@ export async function registerBuiltinTools(options: ToolOptions = {}): Promise<{
       if (!isTool(tool)) throw new Error(`expected ${found.name} to export a tool named ${exportName} (its package.json lists it in saccade.tools), received ${tool === undefined ? 'no such export' : typeof tool}`);
       const settings = options[tool.name];
       const factoryName = found.create?.[tool.name];
-      if (settings !== undefined && factoryName !== undefined) {
+      if (factoryName !== undefined) {
         const factory = module[factoryName];
         if (typeof factory !== 'function') throw new Error(`expected ${found.name} to export a function named ${factoryName} (saccade.create.${tool.name}), received ${typeof factory}`);
         const toolName = tool.name;
+        // The registry's factory (createTool: an env's settings per task) starts from --tool-options.
+        const create = (envSettings: Record<string, unknown>) => checkMade((factory as (settings: Record<string, unknown>) => unknown)({ ...settings, ...envSettings, name: toolName }), found.name, factoryName);
+        if (settings === undefined) {
+          factories.set(tool, create);
+          tools.push(tool);
+          continue;
+        }
         try {
           tool = (factory as (settings: Record<string, unknown>) => unknown)({ ...settings, name: toolName });
         } catch (error) {
           throw new Error(`--tool-options: ${toolName}: ${(error as Error).message}`, { cause: error });
         }
         if (!isTool(tool)) throw new Error(`expected ${found.name}'s ${factoryName} to return a tool, received ${typeof tool}`);
+        factories.set(tool, create);
       }
       tools.push(tool);
     }
@@ -129,7 +154,15 @@ export async function registerBuiltinTools(options: ToolOptions = {}): Promise<{
       closers.push(close as () => unknown);
     }
   }
-  for (const tool of tools) registerTool(tool, { override: true });
+  for (const tool of tools) {
+    const create = factories.get(tool);
+    registerTool(tool, create === undefined ? { override: true } : { override: true, create });
+  }
   // OCR keeps its ONNX sessions open between calls; closing them lets the process exit.
   return { tools, close: async () => void (await Promise.all(closers.map((close) => close()))), warm: async () => void (await Promise.all(warmers.map((warm) => warm()))) };
+}
+
+function checkMade(made: unknown, packageName: string, factoryName: string): Tool {
+  if (!isTool(made)) throw new Error(`expected ${packageName}'s ${factoryName} to return a tool, received ${typeof made}`);
+  return made;
 }

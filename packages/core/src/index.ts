@@ -11,7 +11,9 @@ export { RewardTerms, weightedRewardTerms } from './wrappers/reward-terms';
 export type { RewardTermsSettings, WeightedRewardTerms } from './wrappers/reward-terms';
 export { TimeLimit } from './wrappers/time-limit';
 export { ToolUseWrapper } from './wrappers/tool-use-wrapper';
-export type { ToolCallRecord, ToolUseWrapperOptions } from './wrappers/tool-use-wrapper';
+export type { ToolBudget, ToolCallRecord, ToolUseWrapperOptions } from './wrappers/tool-use-wrapper';
+export { HERMES_TOOL_FORMAT } from './wrappers/tool-turn-format';
+export type { ToolCallOutcome, ToolTurnFormat, ToolTurnOutcome, ToolTurnReading } from './wrappers/tool-turn-format';
 
 // Output formats.
 export { OUTPUT_FORMATS, formatTemplate } from './formats/output-format';
@@ -66,8 +68,10 @@ export { observationToContent } from './prompt/observation-to-content';
 // Tools.
 export { defineTool } from './tools/define-tool';
 export type { ToolDefinition } from './tools/define-tool';
-export { TOOL_NAME_PATTERN, getTool, listTools, registerTool, unregisterTool } from './tools/tool-registry';
-export type { RegisterToolOptions } from './tools/tool-registry';
+export { TOOL_NAME_PATTERN, createTool, getTool, listTools, registerTool, unregisterTool } from './tools/tool-registry';
+export type { RegisterToolOptions, ToolFactory } from './tools/tool-registry';
+export { POINT_CROP_PRESET_NAMES, POINT_CROP_PRESETS, presetForTask, resolveCropSettings } from './tools/point-crop-presets';
+export type { CropPresetTask, CropSettings, PointCropPresetName } from './tools/point-crop-presets';
 export { toolInputJsonSchema, toolToFunctionSchema, toolsSystemPrompt } from './tools/tool-json-schema';
 export type { JsonSchema, ToolFunctionSchema } from './tools/tool-json-schema';
 export { describeInvalidResult, runTool, validateToolInput } from './tools/run-tool';

@@ -11,12 +11,30 @@ import {
   type StepResult,
   type Tool,
 } from '@saccade/spec';
-import { parseToolCalls } from '../formats/parse-tool-calls';
+import type { ToolCallParseResult } from '../formats/parse-tool-calls';
 import { extractTagContent } from '../formats/scan-tags';
 import { runTool, type ToolFailureKind } from '../tools/run-tool';
-import { toolsSystemPrompt } from '../tools/tool-json-schema';
-import { getTool } from '../tools/tool-registry';
+import { createTool, getTool } from '../tools/tool-registry';
 import { EnvWrapper } from './env-wrapper';
+import { HERMES_TOOL_FORMAT, type ToolCallOutcome, type ToolTurnFormat } from './tool-turn-format';
+
+/**
+ * A budget of tool results per episode (ViGoRL's crops: the original image and 4 crops). Calls that
+ * ran and returned count; failed calls do not. The result that spends it carries `spentNote`; while
+ * it is spent each tool turn's `info.forcedPrefix` is `forcedPrefix` (the start of a final answer a
+ * runner makes the agent continue); a response that calls a tool then ends the episode, truncated
+ * (`info.truncatedBy: 'tool-budget'`), with `exceededNote` as its observation.
+ */
+export interface ToolBudget {
+  /** Results per episode (≥ 0). */
+  results: number;
+  /** Appended (on a line of its own) to the observation of the result that spends the budget. */
+  spentNote?: (results: number) => string;
+  /** The observation of a call past the budget, which ends the episode. */
+  exceededNote?: (results: number) => string;
+  /** `info.forcedPrefix` of each tool turn once the budget is spent. */
+  forcedPrefix?: string;
+}
 
 /** Which tools `ToolUseWrapper` lets the model call, and the limits of each call. */
 export interface ToolUseWrapperOptions {
@@ -32,6 +50,10 @@ export interface ToolUseWrapperOptions {
   maxTurns?: number;
   /** Cancels running tools (e.g. the rollout was stopped). */
   signal?: AbortSignal;
+  /** How calls are written and results read back (default HERMES_TOOL_FORMAT: `<tool_call>` / `<tool_response>`). */
+  format?: ToolTurnFormat;
+  /** A budget of results per episode, spent by calls that ran (default none: only `maxToolCalls`). */
+  budget?: ToolBudget;
 }
 
 /** What happened to one `<tool_call>` of a turn, in `info.toolCalls`. */
@@ -40,8 +62,8 @@ export interface ToolCallRecord {
   name?: string;
   arguments?: Record<string, unknown>;
   ok: boolean;
-  /** Why the call gave no result: unreadable, unknown tool, over the limit, or the runner's kind. */
-  failure?: 'parse-error' | 'unknown-tool' | 'limit-reached' | ToolFailureKind;
+  /** Why the call gave no result: unreadable, unknown tool, over the limit or the budget, or the runner's kind. */
+  failure?: 'parse-error' | 'unknown-tool' | 'limit-reached' | 'budget-spent' | ToolFailureKind;
   error?: string;
   durationMs?: number;
   images?: number;
@@ -62,6 +84,8 @@ const contains = (outer: ImageBox, inner: ImageBox) => outer[0] <= inner[0] && o
 
 const stripPlaceholders = (text: string) => text.replaceAll(IMAGE_PLACEHOLDER, '');
 
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
 /**
  * Makes any env a multi-turn, tool-integrated env (the VISTA-Gym / DeepEyes / verl-tool loop). A
  * response with `<tool_call>` blocks (any of the three shapes) is a tool turn: each call is
@@ -77,17 +101,29 @@ const stripPlaceholders = (text: string) => text.replaceAll(IMAGE_PLACEHOLDER, '
  * `oracleResponse()` demonstrates looking: a call of the first tool that can `lookAt` the target,
  * then the env's own answer.
  *
+ * An env may ask for the settings its tools run with in an episode (`info.toolSettings` at reset,
+ * by tool name: a crop size picked per task): those tools are made for the episode by the factory
+ * they were registered with (`createTool`). `format` changes the call convention (ViGoRL's
+ * `<observation>` replies, say) and `budget` bounds the results an episode may take.
+ *
  * @example
  * const env = new ToolUseWrapper(makeEnv('saccade/VisionQA-v1', {tasks}), { tools: [zoomTool, ocrTool] });
  */
 export class ToolUseWrapper extends EnvWrapper {
-  readonly tools: ReadonlyMap<string, Tool>;
   readonly timeoutMs: number;
   readonly maxToolCalls: number;
   readonly maxCallsPerTurn: number;
   readonly maxTurns: number;
-  readonly #toolsPrompt: string;
+  readonly format: ToolTurnFormat;
+  readonly budget: ToolBudget | undefined;
+  readonly #tools: ReadonlyMap<string, Tool>;
+  readonly #toolsPrompt: string | undefined;
   readonly #signal: AbortSignal | undefined;
+  /** The tools made with an env's settings, by name and settings, kept across episodes. */
+  readonly #made = new Map<string, Tool>();
+  #episodeTools: ReadonlyMap<string, Tool>;
+  #episodeSettings = new Map<string, Record<string, unknown>>();
+  #results = 0;
   #images: ImageData[] = [];
   #turns = 0;
   #toolCalls = 0;
@@ -107,16 +143,35 @@ export class ToolUseWrapper extends EnvWrapper {
       if (tools.has(tool.name)) throw new InvalidArgumentError({ argument: 'tools', expected: 'tools with distinct names', value: tool.name });
       tools.set(tool.name, tool);
     }
-    this.tools = tools;
+    this.#tools = tools;
+    this.#episodeTools = tools;
     this.timeoutMs = positive('timeoutMs', options.timeoutMs ?? 30_000);
     this.maxToolCalls = positive('maxToolCalls', options.maxToolCalls ?? 10);
     this.maxCallsPerTurn = positive('maxCallsPerTurn', options.maxCallsPerTurn ?? 4);
     this.maxTurns = positive('maxTurns', options.maxTurns ?? 10);
     this.#signal = options.signal;
+    this.format = options.format ?? HERMES_TOOL_FORMAT;
+    if (typeof this.format?.read !== 'function' || typeof this.format.write !== 'function' || typeof this.format.toolsPrompt !== 'function') {
+      throw new InvalidArgumentError({ argument: 'format', expected: 'a tool turn format {name, toolsPrompt, read, write}', value: options.format });
+    }
+    this.budget = options.budget;
+    if (this.budget !== undefined && (!Number.isSafeInteger(this.budget.results) || this.budget.results < 0)) {
+      throw new InvalidArgumentError({ argument: 'budget.results', expected: 'an integer ≥ 0', value: this.budget.results });
+    }
     // Export the schemas now: a tool whose schema cannot be shown to the model fails here, not mid-run.
-    this.#toolsPrompt = toolsSystemPrompt([...tools.values()]);
+    this.#toolsPrompt = this.format.toolsPrompt([...tools.values()]);
     const inner = innerOracle(env);
     if (inner !== undefined) this.oracleResponse = () => this.#lookingOracle(inner);
+  }
+
+  /** The tools the model may call, by name: this episode's (made with the env's settings) after a reset. */
+  get tools(): ReadonlyMap<string, Tool> {
+    return this.#episodeTools;
+  }
+
+  /** Results the budget has left in this episode (undefined without a budget). */
+  get budgetLeft(): number | undefined {
+    return this.budget === undefined ? undefined : Math.max(0, this.budget.results - this.#results);
   }
 
   /** Tool calls run in this episode. */
@@ -129,9 +184,9 @@ export class ToolUseWrapper extends EnvWrapper {
     return this.#turns;
   }
 
-  /** The wrapped env's prompt followed by the `<tools>` block (Qwen / Hermes wording). */
+  /** The wrapped env's prompt followed by the format's description of the tools (Hermes: the `<tools>` block). */
   override systemPrompt(): string {
-    return `${this.env.systemPrompt()}\n\n${this.#toolsPrompt}`;
+    return this.#toolsPrompt === undefined ? this.env.systemPrompt() : `${this.env.systemPrompt()}\n\n${this.#toolsPrompt}`;
   }
 
   override async reset(options?: EnvResetOptions): Promise<ResetResult> {
@@ -144,7 +199,34 @@ export class ToolUseWrapper extends EnvWrapper {
     this.#done = false;
     this.#target = readBox(result.info['targetBox']);
     this.#hits = 0;
+    this.#results = 0;
+    this.#useSettings(result.info['toolSettings']);
     return { ...result, info: { ...result.info, toolCallCount: 0 } };
+  }
+
+  /** This episode's tools: the ones the env gave settings for are made with them (once per settings). */
+  #useSettings(requested: unknown): void {
+    this.#episodeSettings = new Map();
+    if (requested === undefined) {
+      this.#episodeTools = this.#tools;
+      return;
+    }
+    if (!isRecord(requested) || !Object.values(requested).every(isRecord)) {
+      throw new InvalidArgumentError({ argument: 'info.toolSettings', expected: 'settings objects by tool name, from the env\'s reset', value: requested });
+    }
+    const tools = new Map(this.#tools);
+    for (const [name, settings] of Object.entries(requested as Record<string, Record<string, unknown>>)) {
+      if (!tools.has(name)) continue;
+      const key = `${name}\u0000${JSON.stringify(settings)}`;
+      let tool = this.#made.get(key);
+      if (tool === undefined) {
+        tool = createTool(name, settings);
+        this.#made.set(key, tool);
+      }
+      tools.set(name, tool);
+      this.#episodeSettings.set(name, settings);
+    }
+    this.#episodeTools = tools;
   }
 
   override async step(action: string): Promise<StepResult> {
@@ -152,35 +234,64 @@ export class ToolUseWrapper extends EnvWrapper {
     if (this.#done) throw new InvalidStateError({ operation: 'step()', expected: 'an episode in progress', actual: 'the episode has ended; call reset()' });
     const text = typeof action === 'string' ? action : '';
     this.#turns += 1;
-    const parsed = parseToolCalls(text, { maxCalls: this.maxCallsPerTurn });
-    if (parsed.length === 0) {
+    const toolNames = [...this.#episodeTools.keys()];
+    const reading = this.format.read(text, { maxCalls: this.maxCallsPerTurn, toolNames });
+    if (reading.kind !== 'calls') {
       const textCall = extractTagContent(text, 'answer') === undefined ? this.#readTextCall(text) : undefined;
-      if (textCall === undefined) return this.#finish(await this.env.step(text));
+      if (textCall === undefined) {
+        if (reading.kind === 'answer') return this.#finish(await this.env.step(text));
+        return this.#toolTurn([], this.format.write({ calls: [], error: reading.error, response: text, toolNames }), [], reading.error);
+      }
       // A call written in the text (```python …```): the tool shapes its own observation, as verl-tool's do.
       const { tool, input } = textCall;
       const result = await this.#call({ ok: true, call: { name: tool.name, arguments: input as Record<string, unknown> }, raw: text });
       const observation = [tool.textCalls!.format(text, stripPlaceholders(result.text)), ...result.images.map(() => IMAGE_PLACEHOLDER)].join('');
-      return this.#toolTurn([result.record], [observation], result.images);
+      return this.#toolTurn([result.record], observation, result.images);
     }
+    if (this.budget !== undefined && this.#results >= this.budget.results) return this.#overBudget(reading.calls);
 
-    const sections: string[] = [];
+    const outcomes: ToolCallOutcome[] = [];
     const images: ImageData[] = [];
-    const records: ToolCallRecord[] = [];
-    for (const call of parsed) {
-      const record = await this.#call(call);
-      records.push(record.record);
-      images.push(...record.images);
-      sections.push(`<tool_response>\n${[stripPlaceholders(record.text), ...record.images.map(() => IMAGE_PLACEHOLDER)].filter((line) => line.length > 0).join('\n')}\n</tool_response>`);
+    for (const call of reading.calls) {
+      const outcome = await this.#call(call);
+      images.push(...outcome.images);
+      const settings = outcome.record.name === undefined ? undefined : this.#episodeSettings.get(outcome.record.name);
+      outcomes.push({ record: outcome.record, text: stripPlaceholders(outcome.text), images: outcome.images.length, ...(settings === undefined ? {} : { settings }) });
     }
-    if (extractTagContent(text, 'answer') !== undefined) {
-      sections.push('Note: your <answer> was not scored because the response also called a tool. Answer in a response without tool calls.');
+    let observation = this.format.write({ calls: outcomes, response: text, toolNames });
+    if (this.budget !== undefined) {
+      const before = this.#results;
+      this.#results += outcomes.filter((outcome) => outcome.record.ok).length;
+      const spentNote = this.budget.spentNote;
+      if (before < this.budget.results && this.#results >= this.budget.results && spentNote !== undefined) observation = `${observation}\n${spentNote(this.budget.results)}`;
     }
-    return this.#toolTurn(records, sections, images);
+    return this.#toolTurn(outcomes.map((outcome) => outcome.record), observation, images, reading.formatError);
+  }
+
+  /** A call past the budget: the episode ends there, truncated, without running it. */
+  #overBudget(calls: readonly ToolCallParseResult[]): StepResult {
+    const results = this.budget!.results;
+    const note = this.budget!.exceededNote?.(results) ?? `No tool results remain (the budget is ${results}); the episode ends without an answer.`;
+    const records: ToolCallRecord[] = calls.map((call) =>
+      call.ok ? { name: call.call.name, arguments: call.call.arguments, ok: false, failure: 'budget-spent', error: note } : { ok: false, failure: 'parse-error', error: call.error },
+    );
+    this.#done = true;
+    const info: EnvInfo = {
+      rewardTerms: {},
+      metrics: { action_is_valid: false, tool_call_count: 0 },
+      valid: false,
+      toolCalls: records,
+      toolCallCount: this.#toolCalls,
+      toolBudgetLeft: 0,
+      turn: this.#turns,
+      truncatedBy: 'tool-budget',
+    };
+    return { observation: { text: note, images: [] }, reward: 0, terminated: false, truncated: true, info };
   }
 
   /** The first tool whose `textCalls.read` finds a call in the response, with its input. */
   #readTextCall(text: string): { tool: Tool; input: unknown } | undefined {
-    for (const tool of this.tools.values()) {
+    for (const tool of this.#episodeTools.values()) {
       if (tool.textCalls === undefined) continue;
       let input: unknown;
       try {
@@ -193,9 +304,10 @@ export class ToolUseWrapper extends EnvWrapper {
     return undefined;
   }
 
-  /** A tool turn's step result: the calls' sections as the observation, reward 0, the episode goes on unless the turn limit is reached. */
-  #toolTurn(records: ToolCallRecord[], sections: string[], images: ImageData[]): StepResult {
-    const valid = records.every((record) => record.ok);
+  /** A tool turn's step result: the format's observation, reward 0, the episode goes on unless the turn limit is reached. */
+  #toolTurn(records: ToolCallRecord[], text: string, images: ImageData[], formatError?: string): StepResult {
+    // A turn with no call at all (neither a call nor an answer the format accepts) is not valid.
+    const valid = records.length > 0 && records.every((record) => record.ok);
     const truncated = this.#turns >= this.maxTurns;
     if (truncated) this.#done = true;
     const info: EnvInfo = {
@@ -210,8 +322,13 @@ export class ToolUseWrapper extends EnvWrapper {
       toolCallCount: this.#toolCalls,
       turn: this.#turns,
     };
+    if (this.budget !== undefined) {
+      info.toolBudgetLeft = this.budgetLeft;
+      if (this.#results >= this.budget.results && this.budget.forcedPrefix !== undefined) info.forcedPrefix = this.budget.forcedPrefix;
+    }
+    if (formatError !== undefined) info.formatError = formatError;
     if (truncated) info.truncatedBy = 'tool-use-turn-limit';
-    return { observation: { text: sections.join('\n'), images }, reward: 0, terminated: false, truncated, info };
+    return { observation: { text, images }, reward: 0, terminated: false, truncated, info };
   }
 
   /**
@@ -223,7 +340,7 @@ export class ToolUseWrapper extends EnvWrapper {
 
   async #lookingOracle(inner: () => string | Promise<string>): Promise<string> {
     if (this.#episode === undefined) throw new InvalidStateError({ operation: 'oracleResponse()', expected: 'reset() to be called first', actual: 'no episode yet' });
-    const looker = [...this.tools.values()].find((tool) => tool.lookAt !== undefined);
+    const looker = [...this.#episodeTools.values()].find((tool) => tool.lookAt !== undefined);
     if (this.#target !== undefined && this.#hits === 0 && looker !== undefined && this.#toolCalls < this.maxToolCalls) {
       const args = await looker.lookAt!([...this.#target], { images: [...this.#images] });
       return `<tool_call>${JSON.stringify({ name: looker.name, arguments: args })}</tool_call>`;
@@ -251,13 +368,13 @@ export class ToolUseWrapper extends EnvWrapper {
     return { ...result, truncated, info };
   }
 
-  async #call(parsed: ReturnType<typeof parseToolCalls>[number]): Promise<{ record: ToolCallRecord; text: string; images: ImageData[] }> {
+  async #call(parsed: ToolCallParseResult): Promise<{ record: ToolCallRecord; text: string; images: ImageData[] }> {
     const failed = (record: ToolCallRecord, error: string) => ({ record: { ...record, ok: false, error }, text: `Error: ${error}`, images: [] });
     if (!parsed.ok) return failed({ ok: false, failure: 'parse-error' }, `could not read the tool call: ${parsed.error}.`);
     const { name, arguments: args } = parsed.call;
-    const tool = this.tools.get(name);
+    const tool = this.#episodeTools.get(name);
     if (tool === undefined) {
-      return failed({ name, arguments: args, ok: false, failure: 'unknown-tool' }, `unknown tool "${name.slice(0, 100)}"; expected one of: ${[...this.tools.keys()].join(', ')}.`);
+      return failed({ name, arguments: args, ok: false, failure: 'unknown-tool' }, `unknown tool "${name.slice(0, 100)}"; expected one of: ${[...this.#episodeTools.keys()].join(', ')}.`);
     }
     if (this.#toolCalls >= this.maxToolCalls) {
       return failed({ name, arguments: args, ok: false, failure: 'limit-reached' }, `the limit of ${this.maxToolCalls} tool calls per episode is reached; "${name}" was not run. Give your final answer.`);
