@@ -1,5 +1,6 @@
 import { FROZEN_LAKE_ID, SOKOBAN_ID } from '@saccade/env-grid';
 import { SVG_RECONSTRUCTION_ID } from '@saccade/env-procedural';
+import { registerToolsNamed } from './builtin-tools';
 import { findSaccadePackages, runnerManifestPath } from './saccade-packages';
 
 /** A dependency that ships envs: its package.json says `"saccade": {"envs": ["registerGridEnvs"]}`, the exports that register them. */
@@ -8,6 +9,8 @@ export interface EnvPackage {
   directory: string;
   /** The exports that register the package's envs. */
   register: string[];
+  /** Tools its envs call through the registry (`saccade.usesTools`), registered with them. */
+  usesTools?: string[];
 }
 
 const EXPORT_NAME = /^[A-Za-z_$][\w$]*$/;
@@ -22,7 +25,11 @@ export function findEnvPackages(manifestPath: string): EnvPackage[] {
     if (!Array.isArray(register) || register.length === 0 || !register.every((entry) => typeof entry === 'string' && EXPORT_NAME.test(entry))) {
       throw new Error(`expected the package.json of ${name} to have "saccade": {"envs": ["<export that registers envs>", …]}, it has ${JSON.stringify(field)}`);
     }
-    return { name, directory, register: register as string[] };
+    const usesTools = field['usesTools'];
+    if (usesTools !== undefined && (!Array.isArray(usesTools) || !usesTools.every((entry) => typeof entry === 'string' && entry.length > 0))) {
+      throw new Error(`expected saccade.usesTools of ${name} to be an array of tool names, it has ${JSON.stringify(usesTools)}`);
+    }
+    return { name, directory, register: register as string[], ...(usesTools === undefined ? {} : { usesTools: usesTools as string[] }) };
   });
 }
 
@@ -41,6 +48,8 @@ export async function registerBuiltinEnvs(manifestPath: string = runnerManifestP
       (register as () => void)();
     }
   }
+  // The tools the envs call through the registry (not the ones a user names with --tools: those are registered by the commands).
+  await registerToolsNamed([...new Set(packages.flatMap((found) => found.usesTools ?? []))]);
   return packages;
 }
 

@@ -5,11 +5,12 @@
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { getAnswerChecker } from '@saccade/core';
+import { getAnswerChecker, registerTool } from '@saccade/core';
 import { GROUNDED_VISUAL_SEARCH_ID, GroundedSearchEnv, registerGroundingEnvs, scoreGroundedEpisode } from '@saccade/env-grounded';
 import { createVisualSearchSource } from '@saccade/env-procedural';
 import { VisionLanguageModel } from '@saccade/models';
 import { initTensor } from '@saccade/tensor';
+import { createPointCropTool, pointCropTool } from '@saccade/tool-zoom';
 import { trainSft } from '@saccade/trainers';
 import { createNoisyGroundingAgent, generateSftData, playGroundedEpisode, readSftFile, sftDemonstrations, TaskLookup } from '../dist/index.js';
 
@@ -18,7 +19,9 @@ const tasks = [await source.get(0), await source.get(1)];
 const lookup = await TaskLookup.fromTasks(tasks);
 const agent = createNoisyGroundingAgent({ lookup, seed: 1 });
 
-// 1. One multi-turn episode: crops of 672 px around each point, at most 4, then the answer.
+// 1. One multi-turn episode: crops of 672 px around each point, at most 4, then the answer. The env
+// crops with the registered point crop, made for each task's preset by its factory.
+registerTool(pointCropTool, { create: createPointCropTool });
 const env = new GroundedSearchEnv({ source });
 const played = await playGroundedEpisode(env, agent, { taskIndex: 0 });
 console.log(`task: ${tasks[0].question} (answer ${tasks[0].answer})`);

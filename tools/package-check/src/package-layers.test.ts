@@ -8,7 +8,6 @@ import { layerOf, layerViolations, readLayerPackages, type AllowedViolation, typ
 const root = resolve(import.meta.dirname, '..', '..', '..');
 
 const ALLOWED: readonly AllowedViolation[] = [
-  { from: '@saccade/env-grounded', to: '@saccade/tool-zoom', reason: "GroundedSearchEnv crops with the zoom tool's point crop itself instead of through ToolUseWrapper" },
   { from: '@saccade/env-grounded', to: '@saccade/env-procedural', reason: 'the grounded envs build their tasks with procedural scene generators' },
   { from: '@saccade/env-procedural', to: '@saccade/env-vqa', reason: 'the procedural VQA envs are VisionQAEnv instances over generated task sources (createProceduralVqaEnv); the task contract itself comes from core' },
   { from: '@saccade/datagen', to: '@saccade/env-grounded', reason: "chainToDialogue re-enacts the grounded env's turns by hand instead of playing it through rollout" },

@@ -9,6 +9,12 @@ export type { GroundedResponse, GroundedTurn, ParseGroundedTurnOptions } from '.
 // The multi-turn (and single-turn) grounded search env.
 export { GroundedSearchEnv } from './env/grounded-search-env';
 export type { GroundedMode, GroundedSearchEnvOptions } from './env/grounded-search-env';
+// Its parts: the task env, ViGoRL's call format and crop budget for ToolUseWrapper, the reward-set wrapper.
+export { GroundedTaskEnv } from './env/grounded-task-env';
+export type { GroundedTaskEnvOptions } from './env/grounded-task-env';
+export { vigorlCropBudget, VIGORL_TOOL_FORMAT } from './env/vigorl-tool-format';
+export { GroundedRewardSetWrapper } from './env/grounded-reward-set-wrapper';
+export type { GroundedRewardSetWrapperOptions } from './env/grounded-reward-set-wrapper';
 export {
   BACKTRACK_MESSAGE,
   budgetSpentNote,

@@ -1,7 +1,8 @@
 // Runs inside an empty Node project where only the packed tarballs are installed (tools/package-check).
 import assert from 'node:assert/strict';
-import { checkEnv, getAnswerChecker, makeEnv } from '@saccade/core';
+import { checkEnv, getAnswerChecker, makeEnv, registerTool } from '@saccade/core';
 import { distinctPoints, GROUNDED_VISUAL_SEARCH_ID, registerGroundingEnvs, scoreGroundedEpisode } from '@saccade/env-grounded';
+import { createPointCropTool, pointCropTool } from '@saccade/tool-zoom';
 
 // A reward set on a hand-written response.
 const scored = scoreGroundedEpisode('vigorl-single-turn', {
@@ -14,7 +15,8 @@ const scored = scoreGroundedEpisode('vigorl-single-turn', {
 assert.deepEqual([scored.reward, scored.terms], [1, { accuracy: 0.5, groundedFormat: 0.5 }]);
 assert.deepEqual(distinctPoints([{ x: 0, y: 0 }, { x: 5, y: 5 }, { x: 10, y: 0 }]), [{ x: 0, y: 0 }, { x: 10, y: 0 }]);
 
-// The registered procedural env passes the conformance check.
+// The registered procedural env passes the conformance check; it crops with the registered point crop.
+registerTool(pointCropTool, { create: createPointCropTool });
 registerGroundingEnvs();
 const report = await checkEnv(() => makeEnv(GROUNDED_VISUAL_SEARCH_ID, { split: 'test' }), { timeoutMs: 30_000 });
 assert.equal(report.ok, true, JSON.stringify(report.failures));

@@ -1,0 +1,124 @@
+import { findAnswerChecker, getAnswerChecker, indexForSeed, presetForTask, resolveCropSettings, TaskFileError, type AnswerChecker, type CropSettings, type PointCropPresetName, type TaskSource, type VisionQATask } from '@saccade/core';
+import { imageSize, loadImage } from '@saccade/image';
+import { InvalidArgumentError, InvalidStateError, type Env, type EnvInfo, type EnvResetOptions, type ImageData, type ResetResult, type StepResult } from '@saccade/spec';
+import { SEARCH_COORDINATE } from '../rewards/grounded-turn';
+import type { ImageSize } from '../rewards/grounding-checks';
+import { groundedTaskPrompt, multiTurnSystemPrompt, singleTurnSystemPrompt } from './prompts';
+
+/** What the grounded task env serves: the tasks, the mode, the crop preset and the budget it announces. */
+export interface GroundedTaskEnvOptions {
+  source: TaskSource;
+  /** Close the source with the env (it made it). */
+  ownsSource: boolean;
+  mode: 'single-turn' | 'multi-turn';
+  /** The crop preset, or `auto`: `web` for click tasks, `visual-search` otherwise. */
+  preset: PointCropPresetName | 'auto';
+  crop: Partial<CropSettings>;
+  maxCrops: number;
+  checker?: AnswerChecker;
+  id: string;
+}
+
+interface Episode {
+  task: VisionQATask;
+  index: number;
+  seed: number;
+  image: ImageData;
+  size: ImageSize;
+  crop: CropSettings;
+}
+
+/**
+ * The task half of the grounded search composition: a reset shows a task (its image, question and
+ * choices) with ViGoRL's prompt and asks the tool-use wrapper for the crop of its preset
+ * (`info.toolSettings.search_coordinate`); a step is the final response, which ends the episode
+ * (the reward-set wrapper scores it). The crops themselves are `ToolUseWrapper`'s and the tool's.
+ */
+export class GroundedTaskEnv implements Env {
+  readonly specificationVersion = 'v1' as const;
+  readonly id: string;
+  readonly source: TaskSource;
+  readonly #options: GroundedTaskEnvOptions;
+  #episode: Episode | undefined;
+
+  constructor(options: GroundedTaskEnvOptions) {
+    this.#options = options;
+    this.id = options.id;
+    this.source = options.source;
+  }
+
+  systemPrompt(): string {
+    return this.#options.mode === 'single-turn' ? singleTurnSystemPrompt() : multiTurnSystemPrompt({ maxCrops: this.#options.maxCrops });
+  }
+
+  /** The current episode; throws before the first reset. */
+  episode(operation = 'step()'): Readonly<Episode> {
+    if (this.#episode === undefined) throw new InvalidStateError({ operation, expected: 'reset() to be called first', actual: 'no episode yet' });
+    return this.#episode;
+  }
+
+  /** The checker the current task is scored with: the env's, else the task's dataset, else its answer type. */
+  checker(operation = 'checker'): AnswerChecker {
+    const { task } = this.episode(operation);
+    return this.#options.checker ?? findAnswerChecker(task.dataset) ?? getAnswerChecker(task.answerType);
+  }
+
+  /** The task's identity in the info of every step. */
+  taskInfo(): EnvInfo {
+    const { task, index, seed } = this.episode();
+    return { taskId: task.id, dataset: task.dataset, taskFamily: task.taskFamily, taskIndex: index, seed };
+  }
+
+  async reset({ seed, options }: EnvResetOptions = {}): Promise<ResetResult> {
+    const size = await this.source.size();
+    const requested = options?.taskIndex;
+    if (requested !== undefined && (!Number.isInteger(requested) || (requested as number) < 0 || (requested as number) >= size)) {
+      throw new InvalidArgumentError({ argument: 'options.taskIndex', expected: `an integer from 0 to ${size - 1}`, value: requested });
+    }
+    const episodeSeed = seed ?? Math.floor(Math.random() * 2 ** 31);
+    const index = (requested as number | undefined) ?? indexForSeed(episodeSeed, size);
+    const task = await this.source.get(index);
+    const image = await this.#loadImage(task, index);
+    const dimensions = image.width !== undefined && image.height !== undefined ? { width: image.width, height: image.height } : await imageSize(image);
+    const preset = this.#options.preset === 'auto' ? presetForTask(task) : this.#options.preset;
+    const crop = resolveCropSettings(preset, this.#options.crop);
+    this.#episode = { task, index, seed: episodeSeed, image, size: dimensions, crop };
+    const multiTurn = this.#options.mode === 'multi-turn';
+    const info: EnvInfo = { ...this.taskInfo(), imageBudget: multiTurn ? this.#options.maxCrops + 1 : 1, cropsLeft: multiTurn ? this.#options.maxCrops : 0, imageSize: dimensions };
+    // The crop of this task's preset, made by the tool's registered factory (ToolUseWrapper reads this).
+    if (multiTurn) info.toolSettings = { [SEARCH_COORDINATE]: { offset: crop.offset, cropSize: crop.cropSize, dot: crop.dot } };
+    return { observation: { text: groundedTaskPrompt(task), images: [image] }, info };
+  }
+
+  /** The final response: the episode ends here; the reward-set wrapper scores it. */
+  async step(): Promise<StepResult> {
+    const info = this.taskInfo();
+    return { observation: { text: '', images: [] }, reward: 0, terminated: true, truncated: false, info };
+  }
+
+  async close(): Promise<void> {
+    this.#episode = undefined;
+    if (this.#options.ownsSource) await this.source.close?.();
+  }
+
+  async #loadImage(task: VisionQATask, index: number): Promise<ImageData> {
+    const image = task.images[0];
+    if (image === undefined) {
+      throw new TaskFileError({ file: task.location?.file ?? this.source.description, line: task.location?.line ?? index, field: 'images', expected: 'one image to search', received: 'no image' });
+    }
+    if (typeof image !== 'string') return image;
+    try {
+      const loaded = await loadImage(image);
+      return { data: loaded.data, mediaType: loaded.mediaType, width: loaded.width, height: loaded.height };
+    } catch (error) {
+      throw new TaskFileError({
+        file: task.location?.file ?? this.source.description,
+        line: task.location?.line ?? index,
+        field: 'images[0]',
+        expected: 'a readable PNG, JPEG or WebP image',
+        received: `${JSON.stringify(image)} (${(error as Error).message})`,
+        cause: error,
+      });
+    }
+  }
+}
