@@ -1,30 +1,23 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 // VAGEN main's GymService around a small Python env: the env-remote package's test service.
-import { findPython, startLineWalkService, type LineWalkService } from '../../../../packages/envs/remote/test/line-walk-service';
+import { lineWalkSuite } from '../../../../packages/envs/remote/test/line-walk-service';
 import { runCli } from '../create-program';
 import { EXIT_SUCCESS } from '../exit-codes';
 
-const found = await findPython(['httpx', 'PIL', 'fastapi', 'uvicorn']);
-if ('skip' in found) console.warn(`saccade eval --env saccade/Remote-v1 against VAGEN main's GymService: test ${found.skip}`);
-const scratch = mkdtempSync(join(tmpdir(), 'saccade-remote-env-'));
 const KEY = 'eval-key';
-let service: LineWalkService | undefined;
+const lineWalk = await lineWalkSuite("saccade eval --env saccade/Remote-v1 against VAGEN main's GymService", KEY);
+const scratch = mkdtempSync(join(tmpdir(), 'saccade-remote-env-'));
 
-describe.skipIf('skip' in found)("saccade eval on an env served by VAGEN main's GymService", () => {
-  beforeAll(async () => {
-    service = await startLineWalkService('python' in found ? found.python : 'python3', KEY);
-  }, 30_000);
-  afterAll(async () => {
-    await service?.stop();
-    rmSync(scratch, { recursive: true, force: true });
-  });
+describe.skipIf(lineWalk.skip)("saccade eval on an env served by VAGEN main's GymService", () => {
+  lineWalk.startAroundSuite();
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
   test('saccade eval --env saccade/Remote-v1 plays four episodes of the Python env: one image a turn, its rewards and success, every session closed', { timeout: 60_000 }, async () => {
     const options = {
-      baseUrls: service!.url,
+      baseUrls: lineWalk.service.url,
       token: KEY,
       envConfig: { env_name: 'line_walk', length: 4 },
       actionSpace: { kind: 'discrete', actions: ['Left', 'Right'], maxActionsPerTurn: 1, separator: ',', format: 'free_think' },
@@ -55,7 +48,7 @@ describe.skipIf('skip' in found)("saccade eval on an env served by VAGEN main's 
       // An episode ends on arrival (reward 1, success) or at the turn cap.
       expect(last.terminated ? [last.info.metrics.success, totalReward] : [last.truncated, totalReward]).toEqual([true, last.terminated ? 1 : 0]);
     }
-    const sessions = (await (await fetch(`${service!.url}/sessions?token=${KEY}`)).json()) as { num_sessions: number };
+    const sessions = (await (await fetch(`${lineWalk.service.url}/sessions?token=${KEY}`)).json()) as { num_sessions: number };
     expect(sessions.num_sessions).toBe(0);
   });
 });

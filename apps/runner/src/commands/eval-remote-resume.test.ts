@@ -3,13 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 // VAGEN main's GymService around a small Python env: the env-remote package's test service.
-import { deadUrl, findPython, startLineWalkService, type LineWalkService } from '../../../../packages/envs/remote/test/line-walk-service';
+import { deadUrl, lineWalkSuite, startLineWalkService, type LineWalkService } from '../../../../packages/envs/remote/test/line-walk-service';
 import { runCli } from '../create-program';
 import { EXIT_FAILURE, EXIT_SUCCESS } from '../exit-codes';
 
-const found = await findPython(['httpx', 'PIL', 'fastapi', 'uvicorn']);
-if ('skip' in found) console.warn(`saccade eval --resume after VAGEN main's GymService was killed: test ${found.skip}`);
-const python = 'python' in found ? found.python : 'python3';
+// Its own services (killed and restarted on one port), not one around the suite.
+const { skip, python } = await lineWalkSuite("saccade eval --resume after VAGEN main's GymService was killed");
 const scratch = mkdtempSync(join(tmpdir(), 'saccade-remote-resume-'));
 const KEY = 'resume-key';
 const EPISODES = 40;
@@ -29,7 +28,7 @@ function stored(file: string): Stored[] {
     : [];
 }
 
-describe.skipIf('skip' in found)("saccade eval when VAGEN main's GymService dies mid-way, then --resume", () => {
+describe.skipIf(skip)("saccade eval when VAGEN main's GymService dies mid-way, then --resume", () => {
   afterAll(async () => {
     for (const service of services) await service.stop();
     rmSync(scratch, { recursive: true, force: true });

@@ -1,13 +1,12 @@
 import { checkEnv, makeEnv } from '@saccade/core';
 import { InvalidArgumentError, type ImageData } from '@saccade/spec';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deadUrl, findPython, startLineWalkService, type LineWalkService } from '../test/line-walk-service';
+import { describe, expect, it } from 'vitest';
+import { deadUrl, lineWalkSuite, startLineWalkService } from '../test/line-walk-service';
 import { RemoteEnvError } from './remote-env-error';
 import { REMOTE_ENV_ID, registerRemoteEnvs, VagenRemoteEnv } from './vagen-remote-env';
 
-const found = await findPython(['httpx', 'PIL', 'fastapi', 'uvicorn']);
-if ('skip' in found) console.warn(`saccade/Remote-v1 against VAGEN main's GymService: tests ${found.skip}`);
 const KEY = 'line-key';
+const lineWalk = await lineWalkSuite("saccade/Remote-v1 against VAGEN main's GymService", KEY);
 const LINE_WALK = { env_name: 'line_walk', length: 5 };
 const LINE_WALK_SPACE = { kind: 'discrete', actions: ['Left', 'Right'], maxActionsPerTurn: 1, separator: ',', format: 'free_think' } as const;
 
@@ -18,21 +17,13 @@ const pngSize = (image: ImageData) => {
 };
 const cellOf = (text: string) => Number(/You are at cell (\d+)\./.exec(text)?.[1]);
 
-describe.skipIf('skip' in found)("saccade/Remote-v1 against VAGEN main's GymService (vagen/envs_remote, unchanged) around a Python env", () => {
-  const python = 'python' in found ? found.python : 'python3';
-  let service: LineWalkService;
-
-  beforeAll(async () => {
-    service = await startLineWalkService(python, KEY);
-  }, 30_000);
-  afterAll(async () => {
-    await service?.stop();
-  });
+describe.skipIf(lineWalk.skip)("saccade/Remote-v1 against VAGEN main's GymService (vagen/envs_remote, unchanged) around a Python env", () => {
+  lineWalk.startAroundSuite();
 
   it("plays it through the registry: the server's system prompt, text and one PNG a turn, rewards, done and info.success as metrics.success; a second reset keeps the session", async () => {
     registerRemoteEnvs();
-    const env = makeEnv(REMOTE_ENV_ID, { baseUrls: service.url, envConfig: LINE_WALK, token: KEY });
-    expect(env.systemPrompt()).toBe(`An env served by ${service.url} over VAGEN's remote env protocol; its system prompt is read at reset.`);
+    const env = makeEnv(REMOTE_ENV_ID, { baseUrls: lineWalk.service.url, envConfig: LINE_WALK, token: KEY });
+    expect(env.systemPrompt()).toBe(`An env served by ${lineWalk.service.url} over VAGEN's remote env protocol; its system prompt is read at reset.`);
     const { observation, info } = await env.reset({ seed: 3 });
     expect(env.systemPrompt()).toBe('You are the red cell on a line of 5 cells; walk to the green cell. Answer <answer>Left</answer> or <answer>Right</answer>.');
     expect(observation.text).toMatch(/^You are at cell \d\. <image>$/);
@@ -63,27 +54,27 @@ describe.skipIf('skip' in found)("saccade/Remote-v1 against VAGEN main's GymServ
     expect(again.observation.text).toBe(observation.text);
     expect(remote.session).toEqual(session);
     await env.close();
-    expect(((await (await fetch(`${service.url}/sessions?token=${KEY}`)).json()) as { num_sessions: number }).num_sessions).toBe(0);
+    expect(((await (await fetch(`${lineWalk.service.url}/sessions?token=${KEY}`)).json()) as { num_sessions: number }).num_sessions).toBe(0);
   }, 30_000);
 
   it('passes checkEnv with the action space the caller declares', async () => {
-    const report = await checkEnv(() => new VagenRemoteEnv({ baseUrls: service.url, envConfig: LINE_WALK, token: KEY, actionSpace: LINE_WALK_SPACE }));
+    const report = await checkEnv(() => new VagenRemoteEnv({ baseUrls: lineWalk.service.url, envConfig: LINE_WALK, token: KEY, actionSpace: LINE_WALK_SPACE }));
     expect(report).toMatchObject({ ok: true, failures: [] });
   }, 30_000);
 
   it('fails over a server that refuses connections to the next URL; a wrong key or env_name is refused with what the server said, with no retry elsewhere', async () => {
     const dead = await deadUrl();
-    const env = new VagenRemoteEnv({ baseUrls: `${dead};${service.url}`, envConfig: LINE_WALK, token: KEY, retries: 3, backoff: 0.01 });
+    const env = new VagenRemoteEnv({ baseUrls: `${dead};${lineWalk.service.url}`, envConfig: LINE_WALK, token: KEY, retries: 3, backoff: 0.01 });
     await env.reset({ seed: 1 });
-    expect(env.session?.url).toBe(service.url);
+    expect(env.session?.url).toBe(lineWalk.service.url);
     await env.close();
 
-    const noKey = new VagenRemoteEnv({ baseUrls: service.url, envConfig: LINE_WALK, token: 'wrong', backoff: 0.01 });
+    const noKey = new VagenRemoteEnv({ baseUrls: lineWalk.service.url, envConfig: LINE_WALK, token: 'wrong', backoff: 0.01 });
     const refused = noKey.reset({ seed: 1 });
     await expect(refused).rejects.toThrow(RemoteEnvError);
-    await expect(refused).rejects.toThrow(`saccade/Remote-v1 could not open a session (POST /connect) after 1 attempt: ${service.url}: 401: unauthorized.`);
-    const unknown = new VagenRemoteEnv({ baseUrls: service.url, envConfig: { env_name: 'maze' }, token: KEY, backoff: 0.01 });
-    await expect(unknown.reset({ seed: 1 })).rejects.toThrow(`${service.url}: 500: unknown env_name 'maze': this server serves line_walk.`);
+    await expect(refused).rejects.toThrow(`saccade/Remote-v1 could not open a session (POST /connect) after 1 attempt: ${lineWalk.service.url}: 401: unauthorized.`);
+    const unknown = new VagenRemoteEnv({ baseUrls: lineWalk.service.url, envConfig: { env_name: 'maze' }, token: KEY, backoff: 0.01 });
+    await expect(unknown.reset({ seed: 1 })).rejects.toThrow(`${lineWalk.service.url}: 500: unknown env_name 'maze': this server serves line_walk.`);
 
     const other = await deadUrl();
     const nothing = new VagenRemoteEnv({ baseUrls: [dead, other], envConfig: LINE_WALK, retries: 2, backoff: 0.01 });
@@ -94,9 +85,9 @@ describe.skipIf('skip' in found)("saccade/Remote-v1 against VAGEN main's GymServ
   }, 30_000);
 
   it('a server that dies mid-episode fails the step, saying the episode is lost; the next reset opens a session on a server that lives', async () => {
-    const spare = await startLineWalkService(python, KEY);
+    const spare = await startLineWalkService(lineWalk.python, KEY);
     try {
-      const env = new VagenRemoteEnv({ baseUrls: [service.url, spare.url], envConfig: LINE_WALK, token: KEY, retries: 2, backoff: 0.01 });
+      const env = new VagenRemoteEnv({ baseUrls: [lineWalk.service.url, spare.url], envConfig: LINE_WALK, token: KEY, retries: 2, backoff: 0.01 });
       // Connect until the session is on the spare (connects start one URL further along each time).
       do await env.reset({ seed: 2 });
       while (env.session?.url !== spare.url && (await env.close(), true));
@@ -108,7 +99,7 @@ describe.skipIf('skip' in found)("saccade/Remote-v1 against VAGEN main's GymServ
         new RegExp(`^saccade/Remote-v1: step of session ${sessionId} on ${spare.url.replaceAll('.', '\\.')} failed after 3 attempts \\(the server is gone or did not answer\\): ECONNREFUSED: .*: the episode is lost; reset\\(\\) opens a new session\\.$`),
       );
       const { observation } = await env.reset({ seed: 2 });
-      expect(env.session?.url).toBe(service.url);
+      expect(env.session?.url).toBe(lineWalk.service.url);
       expect(observation.images).toHaveLength(1);
       await env.close();
     } finally {

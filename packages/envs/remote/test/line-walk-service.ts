@@ -3,8 +3,10 @@ import { spawn } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll } from 'vitest';
+import { findPython } from '../../../server/test/python';
 
-export { findPython } from '../../../server/test/python';
+export { findPython };
 
 const script = fileURLToPath(new URL('./python/line_walk_service.py', import.meta.url));
 
@@ -50,6 +52,56 @@ export async function startLineWalkService(python: string, apiKey = '', port = 0
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       await exited;
+    },
+  };
+}
+
+/** The Python modules VAGEN main's GymService needs. */
+export const LINE_WALK_MODULES = ['httpx', 'PIL', 'fastapi', 'uvicorn'] as const;
+
+/** What {@link lineWalkSuite} gives a test file. */
+export interface LineWalkSuite {
+  /** No Python here has {@link LINE_WALK_MODULES}: skip the suite (a warning says why). */
+  skip: boolean;
+  /** The Python that has them (`python3` when skipping). */
+  python: string;
+  /** Starts the service before the calling suite's tests and stops it after them: call it inside `describe`. */
+  startAroundSuite(): void;
+  /** The running service; an error before the suite started it. */
+  readonly service: LineWalkService;
+}
+
+/**
+ * The set-up every suite against the service repeats: find a Python with the service's modules
+ * (warning, with `what`, why the tests are skipped when there is none) and start one service with
+ * `apiKey` around the suite.
+ *
+ * @example
+ * const lineWalk = await lineWalkSuite('saccade eval against GymService', KEY);
+ * describe.skipIf(lineWalk.skip)('…', () => {
+ *   lineWalk.startAroundSuite();
+ *   test('…', () => makeEnv(REMOTE_ENV_ID, { baseUrls: lineWalk.service.url, token: KEY }));
+ * });
+ */
+export async function lineWalkSuite(what: string, apiKey = ''): Promise<LineWalkSuite> {
+  const found = await findPython(LINE_WALK_MODULES);
+  if ('skip' in found) console.warn(`${what}: tests ${found.skip}`);
+  const python = 'python' in found ? found.python : 'python3';
+  let running: LineWalkService | undefined;
+  return {
+    skip: 'skip' in found,
+    python,
+    startAroundSuite() {
+      beforeAll(async () => {
+        running = await startLineWalkService(python, apiKey);
+      }, 30_000);
+      afterAll(async () => {
+        await running?.stop();
+      });
+    },
+    get service() {
+      if (running === undefined) throw new Error('expected the line-walk service to be running: call startAroundSuite() inside the describe block');
+      return running;
     },
   };
 }

@@ -1,6 +1,5 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { checkTool, runTool } from '@saccade/core';
+import { startStandInServer, type RecordedRequest, type StandInServer } from '@saccade/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createRemoteTool, type RemoteToolRequest } from './remote-tool';
@@ -8,34 +7,26 @@ import { createRemoteTool, type RemoteToolRequest } from './remote-tool';
 const PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC';
 const image = { data: new Uint8Array(Buffer.from(PNG.split(',')[1]!, 'base64')), mediaType: 'image/png' as const };
 
-let server: Server;
+let server: StandInServer;
 let base = '';
-const received: RemoteToolRequest[] = [];
 let flaky = 0;
 
 /** A stand-in model server: /detect answers boxes, /flaky fails twice with 503, /slow never answers, /bad answers 400. */
-function handle(request: IncomingMessage, response: ServerResponse) {
-  const chunks: Buffer[] = [];
-  request.on('data', (chunk: Buffer) => chunks.push(chunk));
-  request.on('end', () => {
-    const body = JSON.parse(Buffer.concat(chunks).toString()) as RemoteToolRequest;
-    received.push(body);
-    const send = (status: number, value: unknown) => response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
-    if (request.url === '/detect') return send(200, { text: `{"boxes": [[1, 2, 3, 4]], "phrases": ["${String(body.arguments.caption)}"]}`, images: [PNG] });
-    if (request.url === '/flaky') return ++flaky <= 2 ? send(503, { error: 'busy' }) : send(200, { text: 'ok' });
-    if (request.url === '/bad') return send(400, { error: 'caption is required' });
-    if (request.url === '/error') return send(200, { error: 'model out of memory' });
-    if (request.url === '/html') return response.writeHead(200).end('<html>');
-    // /slow: never answers.
-  });
+function answer({ path, json }: RecordedRequest) {
+  const body = json as RemoteToolRequest;
+  if (path === '/detect') return { json: { text: `{"boxes": [[1, 2, 3, 4]], "phrases": ["${String(body.arguments.caption)}"]}`, images: [PNG] } };
+  if (path === '/flaky') return ++flaky <= 2 ? { status: 503, json: { error: 'busy' } } : { json: { text: 'ok' } };
+  if (path === '/bad') return { status: 400, json: { error: 'caption is required' } };
+  if (path === '/error') return { json: { error: 'model out of memory' } };
+  if (path === '/html') return { text: '<html>' };
+  return undefined; // /slow: never answers.
 }
 
 beforeAll(async () => {
-  server = createServer(handle);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await startStandInServer(answer);
+  base = server.url;
 });
-afterAll(() => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }));
+afterAll(() => server.close());
 
 const tool = (path: string, settings: Partial<Parameters<typeof createRemoteTool>[0]> = {}) =>
   createRemoteTool({ name: 'grounding_dino', description: 'Open-vocabulary detection.', url: `${base}${path}`, inputSchema: z.object({ caption: z.string() }), retryDelayMs: 5, ...settings });
@@ -44,7 +35,7 @@ describe('remote tool', () => {
   it('POSTs {tool, arguments, images} and returns the text and images', async () => {
     const result = await runTool(tool('/detect'), { caption: 'red car' }, { images: [image] });
     expect(result).toMatchObject({ ok: true, result: { text: '{"boxes": [[1, 2, 3, 4]], "phrases": ["red car"]}', images: [{ mediaType: 'image/png' }] } });
-    expect(received.at(-1)).toEqual({ tool: 'grounding_dino', arguments: { caption: 'red car' }, images: [PNG] });
+    expect(server.requests.at(-1)?.json).toEqual({ tool: 'grounding_dino', arguments: { caption: 'red car' }, images: [PNG] });
   });
 
   it('retries 5xx, gives up with the reason, and reports 4xx, errors and bad bodies', async () => {

@@ -1,6 +1,5 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { runTool } from '@saccade/core';
+import { startStandInServer, type StandInServer } from '@saccade/core/testing';
 import { renderSvg } from '@saccade/image';
 import type { ImageData } from '@saccade/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,30 +7,21 @@ import { createRemoteModelTool } from './remote-model-tool';
 import { createRemoteVlmTool, parseVlmBoxes, parseVlmTable } from './remote-vlm-tool';
 
 // An OpenAI-compatible server as vLLM answers: it records each request and replies with the next answer.
-const requests: { method: string; url: string; headers: IncomingMessage['headers']; body: unknown }[] = [];
 const answers: string[] = [];
-let server: Server;
+let server: StandInServer;
 let base: string;
 let image: ImageData;
 
 beforeAll(async () => {
   image = await renderSvg('<svg xmlns="http://www.w3.org/2000/svg" width="200" height="100"><rect width="200" height="100" fill="#fff"/></svg>');
-  server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      requests.push({ method: request.method!, url: request.url!, headers: request.headers, body: text === '' ? undefined : JSON.parse(text) });
-      response.setHeader('content-type', 'application/json');
-      if (request.url === '/v1/models') return response.end(JSON.stringify({ object: 'list', data: [{ id: 'Qwen/Qwen2.5-VL-7B-Instruct', object: 'model' }] }));
-      if (request.url === '/plain') return response.end(JSON.stringify({ text: `got ${text.length} bytes` }));
-      response.end(JSON.stringify({ id: 'x', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: answers.shift() ?? '' }, finish_reason: 'stop' }] }));
-    });
+  server = await startStandInServer(({ path, body }) => {
+    if (path === '/v1/models') return { json: { object: 'list', data: [{ id: 'Qwen/Qwen2.5-VL-7B-Instruct', object: 'model' }] } };
+    if (path === '/plain') return { json: { text: `got ${body.length} bytes` } };
+    return { json: { id: 'x', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: answers.shift() ?? '' }, finish_reason: 'stop' }] } };
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = server.url;
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => server.close());
 
 const call = async (tool: ReturnType<typeof createRemoteVlmTool>, input: Record<string, unknown>) => {
   const result = await runTool(tool, input, { images: [image] });
@@ -43,7 +33,7 @@ describe('remote-vlm (OpenAI chat completions)', () => {
   it('asks the served model for a box with the grounding template and parses the JSON answer', async () => {
     process.env['SACCADE_TEST_KEY'] = 'sk-test';
     const tool = createRemoteVlmTool({ url: `${base}/v1`, apiKeyEnv: 'SACCADE_TEST_KEY', maxTokens: 64 });
-    requests.length = 0;
+    server.requests.length = 0;
     answers.push('```json\n{"bbox_2d": [12, 20, 88, 64], "label": "red square"}\n```');
     expect(await call(tool, { task: 'grounding', query: 'the red square' })).toEqual({
       task: 'grounding',
@@ -51,10 +41,10 @@ describe('remote-vlm (OpenAI chat completions)', () => {
       count: 1,
       raw: '```json\n{"bbox_2d": [12, 20, 88, 64], "label": "red square"}\n```',
     });
-    expect(requests.map(({ method, url }) => `${method} ${url}`)).toEqual(['GET /v1/models', 'POST /v1/chat/completions']);
-    const sent = requests[1]!;
+    expect(server.requests.map(({ method, path }) => `${method} ${path}`)).toEqual(['GET /v1/models', 'POST /v1/chat/completions']);
+    const sent = server.requests[1]!;
     expect(sent.headers.authorization).toBe('Bearer sk-test');
-    expect(sent.body).toEqual({
+    expect(sent.json).toEqual({
       model: 'Qwen/Qwen2.5-VL-7B-Instruct',
       messages: [
         {
@@ -72,15 +62,15 @@ describe('remote-vlm (OpenAI chat completions)', () => {
 
   it('detection, chart_to_table and ask parse their answers; the model is asked for once', async () => {
     const tool = createRemoteVlmTool({ url: `${base}/v1/`, model: 'served' });
-    requests.length = 0;
+    server.requests.length = 0;
     answers.push('[{"bbox_2d": [1, 2, 30, 40], "label": "cat"}, {"bbox_2d": [50, 10, 90, 60], "label": "dog"}]');
     expect(await call(tool, { task: 'detection', query: 'animals' })).toMatchObject({ count: 2, boxes: [{ bbox: [1, 2, 30, 40], label: 'cat' }, { bbox: [50, 10, 90, 60], label: 'dog' }] });
     answers.push('| Year | Sales |\n|---|---|\n| 2020 | 70.5 |\n| 2021 | 81 |');
     expect(await call(tool, { task: 'chart_to_table' })).toMatchObject({ columns: ['Year', 'Sales'], rows: [['2020', '70.5'], ['2021', '81']] });
     answers.push(' Two. ');
     expect(await call(tool, { task: 'ask', query: 'How many animals?' })).toMatchObject({ task: 'ask', answer: 'Two.' });
-    expect(requests.map(({ url }) => url)).toEqual(['/v1/chat/completions', '/v1/chat/completions', '/v1/chat/completions']);
-    expect((requests[0]!.body as { model: string }).model).toBe('served');
+    expect(server.requests.map(({ path }) => path)).toEqual(['/v1/chat/completions', '/v1/chat/completions', '/v1/chat/completions']);
+    expect((server.requests[0]!.json as { model: string }).model).toBe('served');
   });
 
   it('reads boxes in the forms VLMs write them', () => {
@@ -106,11 +96,11 @@ describe('remote-vlm (OpenAI chat completions)', () => {
 
 describe('remote-model (plain JSON endpoint)', () => {
   it('posts {tool, arguments, images} to the configured URL', async () => {
-    requests.length = 0;
+    server.requests.length = 0;
     const tool = createRemoteModelTool({ url: `${base}/plain`, sendImages: false });
     const result = await runTool(tool, { caption: 'cat' }, { images: [image] });
     expect(result).toMatchObject({ ok: true, result: { text: 'got 65 bytes' } });
-    expect(requests[0]!.body).toEqual({ tool: 'remote-model', arguments: { caption: 'cat' }, images: [] });
+    expect(server.requests[0]!.json).toEqual({ tool: 'remote-model', arguments: { caption: 'cat' }, images: [] });
     const saved = process.env['SACCADE_REMOTE_MODEL_URL'];
     delete process.env['SACCADE_REMOTE_MODEL_URL'];
     try {
