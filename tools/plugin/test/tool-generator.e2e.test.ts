@@ -115,7 +115,7 @@ test('a generated tool package installs, builds, passes its tests and checkTool,
   // The build first (the check below imports dist); typecheck, lint and the package's tests side by side.
   run([pnpm, 'run', '--silent', 'build'], folder);
   const [, , tested] = await Promise.all(['typecheck', 'lint', 'test'].map((script) => runAsync([pnpm, 'run', '--silent', script], folder)));
-  expect(tested).toMatch(/Tests\s+4 passed \(4\)/);
+  expect(tested).toMatch(/Tests\s+5 passed \(5\)/);
 
   // What the runner does: follow its dependencies to the package.json that lists tools, import them, check each.
   const runnerLink = join(workspace, 'apps', 'runner', 'node_modules', '@saccade', 'tool-probe-reader', 'package.json');
@@ -123,11 +123,11 @@ test('a generated tool package installs, builds, passes its tests and checkTool,
   const check = `
     import { readFileSync } from 'node:fs';
     import { checkTool } from '@saccade/core';
+    import { RED_PIXEL_PNG } from '@saccade/core/testing';
     const manifest = JSON.parse(readFileSync('package.json', 'utf8'));
     const module = await import('./dist/index.js');
-    const image = { data: Uint8Array.from(Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR42mP4z8AAAAMBAQD3A0FDAAAAAElFTkSuQmCC', 'base64')), mediaType: 'image/png', width: 1, height: 1 };
     const reports = [];
-    for (const name of manifest.saccade.tools) reports.push(await checkTool(module[name], { sampleInput: { image: 0 }, images: [image] }));
+    for (const name of manifest.saccade.tools) reports.push(await checkTool(module[name], { sampleInput: { image: 0 }, images: [RED_PIXEL_PNG] }));
     console.log(JSON.stringify(reports));`;
   expect(JSON.parse(run(['--input-type=module', '-e', check], folder))).toEqual([{ ok: true, toolName: 'probe_reader', failures: [] }]);
 });
@@ -141,7 +141,7 @@ test('a generated env package installs, builds, passes its tests and checkEnv, a
   const folder = join(workspace, 'packages', 'envs', 'line-walk');
   run([pnpm, 'run', '--silent', 'build'], folder);
   const [, , tested] = await Promise.all(['typecheck', 'lint', 'test'].map((script) => runAsync([pnpm, 'run', '--silent', script], folder)));
-  expect(tested).toMatch(/Tests\s+3 passed \(3\)/);
+  expect(tested).toMatch(/Tests\s+4 passed \(4\)/);
 
   // What the runner does: follow its dependencies to the package.json that lists env registrations, call them, list and check the envs.
   const runnerLink = join(workspace, 'apps', 'runner', 'node_modules', '@saccade', 'env-line-walk', 'package.json');

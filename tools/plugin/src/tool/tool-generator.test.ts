@@ -57,7 +57,7 @@ describe('nx g @saccade/plugin:tool', () => {
 
     const test = tree.read(`${folder}/src/colour-picker-tool.test.ts`, 'utf-8')!;
     expect(test).toContain("import { createColourPickerTool, colourPickerTool } from './colour-picker-tool';");
-    expect(test).toContain("expect(await checkTool(colourPickerTool, { sampleInput: { image: 0 }, images: [RED_PIXEL] })).toEqual({ ok: true, toolName: 'colour_picker', failures: [] });");
+    expect(test).toContain("expect(await checkTool(colourPickerTool, { sampleInput: { image: 0 }, images: [RED_PIXEL_PNG] })).toEqual({ ok: true, toolName: 'colour_picker', failures: [] });");
     expect(tree.read(`${folder}/README.md`, 'utf-8')).toMatch(/^# @saccade\/tool-colour-picker\n\nNames the colour at a point\.\n/);
     expect(tree.read(`${folder}/examples/colour-picker.mjs`, 'utf-8')).toContain("import { colourPickerTool } from '../dist/index.js';");
   });
