@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { expect, test } from 'vitest';
 import { workspaceFolders } from './package-layers';
-import { undocumentedExports } from './undocumented-exports';
+import { packageEntries, undocumentedExports } from './undocumented-exports';
 
 const root = resolve(import.meta.dirname, '..', '..', '..');
 const documented = workspaceFolders(root)
@@ -32,4 +32,10 @@ test('finds an export without a comment, and reads comments on functions, types 
     { name: 'bare', file: 'src/values.ts' },
     { name: 'Bare', file: 'src/values.ts' },
   ]);
+});
+
+test('reads every public entry of a package: the main one and subpaths such as ./testing', () => {
+  const core = join(root, 'packages', 'core');
+  expect(packageEntries(core)).toEqual([join(core, 'src', 'index.ts'), join(core, 'src', 'testing.ts')]);
+  expect(packageEntries(join(import.meta.dirname, '..', 'test', 'undocumented'))).toEqual([join(import.meta.dirname, '..', 'test', 'undocumented', 'src', 'index.ts')]);
 });

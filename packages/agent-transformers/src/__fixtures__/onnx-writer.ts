@@ -45,8 +45,10 @@ function message(fields: readonly Field[]): Uint8Array {
 
 /** ONNX element types used here. */
 export const ELEMENT_TYPE = { float: 1, int64: 7, bool: 9 } as const;
+/** The name of an ONNX element type {@link ELEMENT_TYPE} knows. */
 export type ElementType = keyof typeof ELEMENT_TYPE;
 
+/** An initializer tensor of a graph: its name, shape and values. */
 export interface TensorSpec {
   name: string;
   dims: readonly number[];
@@ -63,6 +65,7 @@ function tensor({ name, dims, values, type = 'float' }: TensorSpec): Uint8Array 
   return message([...dims.map((dim) => intField(1, dim)), intField(2, ELEMENT_TYPE[type]), stringField(8, name), bytesField(9, raw)]);
 }
 
+/** A graph input or output: its name, element type and shape. */
 export interface ValueSpec {
   name: string;
   type: ElementType;
@@ -76,8 +79,10 @@ function valueInfo({ name, type, shape }: ValueSpec): Uint8Array {
   return message([stringField(1, name), bytesField(2, bytesField(1, tensorType))]);
 }
 
+/** A node attribute: an integer, a list of integers or a string. */
 export type AttributeValue = number | readonly number[] | string;
 
+/** One operator of a graph: its op type, the value names it reads and writes, its attributes. */
 export interface NodeSpec {
   op: string;
   inputs: readonly string[];
@@ -102,6 +107,7 @@ function node({ op, inputs, outputs, attributes = {} }: NodeSpec, index: number)
   ]);
 }
 
+/** A whole ONNX graph: inputs, outputs, nodes in order, initializers and the opset. */
 export interface GraphSpec {
   name: string;
   inputs: readonly ValueSpec[];

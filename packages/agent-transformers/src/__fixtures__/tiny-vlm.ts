@@ -35,6 +35,7 @@ export const TINY_VOCAB = [
   'Down',
 ] as const;
 
+/** The tiny Qwen2-VL model's vocabulary: Qwen's chat and vision tokens, the answer words, the roles. */
 export const TINY_QWEN2_VL_VOCAB = [
   '<unk>',
   '<|im_start|>',
