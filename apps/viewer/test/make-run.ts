@@ -1,11 +1,10 @@
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { appendFileSync } from 'node:fs';
 import { createMockAgent } from '@saccade/agents';
 import { makeEnv, registerEnv, ToolUseWrapper } from '@saccade/core';
 import { renderSvg } from '@saccade/image';
 import { openTrajectoryStore, runRollouts, trajectorySuccess, type TrajectoryStore } from '@saccade/rollout';
-import { runPaths, trajectoriesFile } from '@saccade/runs';
-import type { Env, RunEvent, StepResult } from '@saccade/spec';
+import { RunFolder, runPaths, trajectoriesFile } from '@saccade/runs';
+import type { Env, StepResult, Trajectory } from '@saccade/spec';
 import { zoomTool } from '@saccade/tool-zoom';
 
 export const ENV_ID = 'viewertest/ColourSquare-v1';
@@ -82,17 +81,41 @@ export interface TestRun {
   end(): void;
 }
 
+/** A run folder begun as `saccade <command>` begins one, for the colour-square env. */
+export interface BegunRun {
+  run: RunFolder;
+  /** Appends an episode's `episode-end` event, as an eval does once the episode is stored. */
+  endEpisode(trajectory: Trajectory): void;
+}
+
+/** Creates `<folder>/<name>` with its `run-start` event (events go through @saccade/runs' RunFolder). */
+export function beginRun(folder: string, name: string, command: 'eval' | 'train'): BegunRun {
+  registerColourSquareEnv();
+  const run = RunFolder.create(folder, name, { checkpoints: false });
+  run.appendEvent({ type: 'run-start', time: new Date().toISOString(), runName: name, config: { command, env: { id: ENV_ID } } });
+  return {
+    run,
+    endEpisode: (trajectory) =>
+      run.appendEvent({
+        type: 'episode-end',
+        time: trajectory.endedAt ?? new Date().toISOString(),
+        episodeId: trajectory.id,
+        totalReward: trajectory.totalReward,
+        turns: trajectory.turns.length,
+        terminated: trajectory.terminated,
+        truncated: trajectory.truncated,
+        success: trajectorySuccess(trajectory),
+      }),
+  };
+}
+
 /**
  * A run folder as an eval writes it, played by the rollout manager: events.jsonl, metrics.jsonl,
  * trajectories/episodes.jsonl with the images beside it.
  */
 export async function makeRun(folder: string, name: string, seeds: number[]): Promise<TestRun> {
-  registerColourSquareEnv();
-  const path = join(folder, name);
-  mkdirSync(path, { recursive: true });
-  const emit = (event: RunEvent) => appendFileSync(runPaths(path).events, `${JSON.stringify(event)}\n`);
-  emit({ type: 'run-start', time: new Date().toISOString(), runName: name, config: { command: 'eval', env: { id: ENV_ID } } });
-  const store = await openTrajectoryStore({ path: trajectoriesFile(path, 'episodes') });
+  const { run, endEpisode } = beginRun(folder, name, 'eval');
+  const store = await openTrajectoryStore({ path: trajectoriesFile(run.path, 'episodes') });
   let step = 0;
   const play = async (more: number[]) => {
     await runRollouts({
@@ -101,29 +124,20 @@ export async function makeRun(folder: string, name: string, seeds: number[]): Pr
       concurrency: 4,
       createEnv: (prompt) => new ToolUseWrapper(makeEnv(prompt.envId), { tools: [zoomTool] }),
       store,
-      onTrajectory: (trajectory) =>
-        emit({
-          type: 'episode-end',
-          time: trajectory.endedAt ?? new Date().toISOString(),
-          episodeId: trajectory.id,
-          totalReward: trajectory.totalReward,
-          turns: trajectory.turns.length,
-          terminated: trajectory.terminated,
-          truncated: trajectory.truncated,
-          success: trajectorySuccess(trajectory),
-        }),
+      onTrajectory: endEpisode,
     });
     step++;
-    appendFileSync(runPaths(path).metrics, `${JSON.stringify({ kind: 'eval', step, time: new Date(Date.now() + step * 60_000).toISOString(), success: 0.5 + step / 10 })}\n`);
+    // Written as a row (a minute apart a step), with no eval-end event.
+    appendFileSync(runPaths(run.path).metrics, `${JSON.stringify({ kind: 'eval', step, time: new Date(Date.now() + step * 60_000).toISOString(), success: 0.5 + step / 10 })}\n`);
   };
   await play(seeds);
   return {
-    path,
+    path: run.path,
     store,
     play,
     end: () => {
-      emit({ type: 'run-end', time: new Date().toISOString(), status: 'completed' });
-      writeFileSync(runPaths(path).summary, '{}\n');
+      run.appendEvent({ type: 'run-end', time: new Date().toISOString(), status: 'completed' });
+      run.writeSummary({});
     },
   };
 }

@@ -1,12 +1,9 @@
-import { appendFileSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { createMockAgent } from '@saccade/agents';
 import { makeEnv, ToolUseWrapper } from '@saccade/core';
-import { openTrajectoryStore, runRollouts, trajectorySuccess } from '@saccade/rollout';
-import { runPaths, trajectoriesFile } from '@saccade/runs';
-import type { RunEvent } from '@saccade/spec';
+import { openTrajectoryStore, runRollouts } from '@saccade/rollout';
+import { trajectoriesFile } from '@saccade/runs';
 import { createSegmentTool, type Segmenter } from '@saccade/tool-segment';
-import { ENV_ID, IMAGE, registerColourSquareEnv, squareOf } from './make-run';
+import { beginRun, ENV_ID, IMAGE, squareOf } from './make-run';
 
 /** How far the segmenter's second candidate (the square "with its surroundings") reaches past the square. */
 export const MARGIN = 10;
@@ -38,14 +35,10 @@ function squareSegmenter(seed: number): Segmenter {
  * `{"masks": [...], "count"}` response as an eval writes them.
  */
 export async function makeSegmentRun(folder: string, name: string, seed: number): Promise<void> {
-  registerColourSquareEnv();
-  const path = join(folder, name);
-  mkdirSync(path, { recursive: true });
-  const emit = (event: RunEvent) => appendFileSync(runPaths(path).events, `${JSON.stringify(event)}\n`);
-  emit({ type: 'run-start', time: new Date().toISOString(), runName: name, config: { command: 'eval', env: { id: ENV_ID } } });
+  const { run, endEpisode } = beginRun(folder, name, 'eval');
   const square = squareOf(seed);
   const centre = [square.x + square.size / 2, square.y + square.size / 2];
-  const store = await openTrajectoryStore({ path: trajectoriesFile(path, 'episodes') });
+  const store = await openTrajectoryStore({ path: trajectoriesFile(run.path, 'episodes') });
   await runRollouts({
     prompts: [{ envId: ENV_ID, seed }],
     agent: () =>
@@ -58,18 +51,8 @@ export async function makeSegmentRun(folder: string, name: string, seed: number)
       }),
     createEnv: (prompt) => new ToolUseWrapper(makeEnv(prompt.envId), { tools: [createSegmentTool({ segmenter: squareSegmenter(seed) })] }),
     store,
-    onTrajectory: (trajectory) =>
-      emit({
-        type: 'episode-end',
-        time: trajectory.endedAt ?? new Date().toISOString(),
-        episodeId: trajectory.id,
-        totalReward: trajectory.totalReward,
-        turns: trajectory.turns.length,
-        terminated: trajectory.terminated,
-        truncated: trajectory.truncated,
-        success: trajectorySuccess(trajectory),
-      }),
+    onTrajectory: endEpisode,
   });
   await store.close();
-  emit({ type: 'run-end', time: new Date().toISOString(), status: 'completed' });
+  run.appendEvent({ type: 'run-end', time: new Date().toISOString(), status: 'completed' });
 }

@@ -1,13 +1,10 @@
-import { appendFileSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { createMockAgent } from '@saccade/agents';
 import { VisionLanguageModel } from '@saccade/models';
 import { openTrajectoryStore } from '@saccade/rollout';
-import { runPaths, trajectoriesFile } from '@saccade/runs';
-import type { RunEvent } from '@saccade/spec';
+import { trajectoriesFile } from '@saccade/runs';
 import { initTensor } from '@saccade/tensor';
 import { createPolicyEpisodes, grpoBatch, recordedEpisodes } from '@saccade/trainers';
-import { ENV_ID, registerColourSquareEnv, squareOf } from './make-run';
+import { beginRun, ENV_ID, squareOf } from './make-run';
 
 /** The response that names seed `seed`'s colour, and one that does not. */
 export const right = (seed: number): string => `<answer>${squareOf(seed).colour}</answer>`;
@@ -21,11 +18,7 @@ export const WRONG = '<answer>purple</answer>';
  */
 export async function makeTrainingRun(folder: string, name: string, step: number): Promise<{ path: string; endToken: string }> {
   await initTensor();
-  registerColourSquareEnv();
-  const path = join(folder, name);
-  mkdirSync(path, { recursive: true });
-  const emit = (event: RunEvent) => appendFileSync(runPaths(path).events, `${JSON.stringify(event)}\n`);
-  emit({ type: 'run-start', time: new Date().toISOString(), runName: name, config: { command: 'train', env: { id: ENV_ID } } });
+  const { path } = beginRun(folder, name, 'train').run;
   const model = VisionLanguageModel.create({ preset: 'tiny', seed: 0 });
   try {
     const episodes = await createPolicyEpisodes(model, { envId: ENV_ID, view: 'image', maxTurns: 1, maxTokens: 24 }, model);
