@@ -7,6 +7,7 @@ import { saveCheckpoint, VisionLanguageModel } from '@saccade/models';
 import { initTensor } from '@saccade/tensor';
 import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { registerBuiltinEnvs } from '../builtin-envs';
 import { EXIT_SUCCESS, EXIT_USAGE } from '../exit-codes';
 import type { Output } from '../output';
 import { dataGenerateCommand } from './data-generate-command';
@@ -17,6 +18,8 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 // A ScreenSpot-like task file: click the red square of a 400 × 300 screen.
 const taskFile = join(scratch, 'screenspot.jsonl');
 beforeAll(async () => {
+  // As runCli does before any command: the grounded envs and the crop tool they use.
+  await registerBuiltinEnvs();
   const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="400" height="300"><rect width="400" height="300" fill="#ffffff"/><rect x="300" y="40" width="30" height="20" fill="#ff0000"/></svg>';
   writeFileSync(join(scratch, 'screen.png'), (await renderSvg(svg)).data);
   const line = { id: 'click-red', dataset: 'ScreenSpot', taskFamily: 'grounding', images: ['screen.png'], question: 'Click the red button.', answer: [300, 40, 330, 60], answerType: 'point' };
