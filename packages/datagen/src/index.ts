@@ -1,6 +1,9 @@
 // Playing the grounded env with any agent, a group of samples at a time.
 export { GROUNDED_STOP, playGroundedEpisode, playGroundedEpisodes } from './generate/play-grounded-episode';
 export type { PlayedGroundedEpisode, PlayGroundedEpisodeOptions, PlayGroundedEpisodesOptions } from './generate/play-grounded-episode';
+// A linearised MCTS chain played in the multi-turn env by a replay agent.
+export { playChain } from './generate/play-chain';
+export type { PlayChainOptions } from './generate/play-chain';
 
 // The scripted noisy agent: a sampling VLM's stand-in that grounds near the target, for tests and benches.
 export { createNoisyGroundingAgent } from './agents/noisy-grounding-agent';
@@ -15,8 +18,8 @@ export { chainKey, formatChain, readContinuation, thinkPrefix } from './search/c
 export type { ReadContinuation, ReasoningChain } from './search/chain-text';
 export { allRollouts, correctRollouts, linearizeTree } from './search/linearize-tree';
 export type { LinearizedChain, LinearizeOptions } from './search/linearize-tree';
-export { chainToDialogue } from './search/chain-dialogue';
-export type { ChainDialogue, ChainDialogueOptions } from './search/chain-dialogue';
+export { chainActions } from './search/chain-actions';
+export type { ChainActionsOptions } from './search/chain-actions';
 export { readTreeFile, writeTreeFile } from './search/tree-file';
 export type { MctsTreeFile, TreeTaskInfo } from './search/tree-file';
 export { countAgentCalls } from './search/counting-agent';

@@ -1,13 +1,23 @@
-import { InvalidArgumentError, InvalidStateError, type Agent, type AgentActOptions, type AgentResponse, type Trajectory } from '@saccade/spec';
+import { InvalidArgumentError, InvalidStateError, type Agent, type AgentActOptions, type AgentResponse, type Message, type Trajectory } from '@saccade/spec';
 import { readTrajectoriesSync } from './read-trajectories';
 
-/** The trajectories a replay agent plays back: from a JSONL file or given directly. */
+/** What a replay agent plays back: trajectories from a JSONL file or given directly, or actions. */
 export interface ReplayAgentSettings {
   /** A trajectory JSONL file (one trajectory per line), read when the agent is created. */
   file?: string;
   /** Trajectories given directly. */
   trajectories?: readonly Trajectory[];
+  /** Actions given directly (a demonstration written as turns, e.g. a linearised search chain). */
+  actions?: readonly string[];
   id?: string;
+}
+
+/** The text of the assistant message that ends a prompt: the forced prefix the agent is to continue. */
+function forcedPrefix(messages: readonly Message[] | undefined): string | undefined {
+  const last = messages?.at(-1);
+  if (last?.role !== 'assistant') return undefined;
+  if (typeof last.content === 'string') return last.content;
+  return last.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
 }
 
 /**
@@ -30,10 +40,10 @@ function player(actions: readonly string[], id: string, label: string): Agent & 
     get remaining() {
       return actions.length - cursor;
     },
-    async act({ n = 1, signal }: AgentActOptions): Promise<AgentResponse> {
+    async act({ messages, n = 1, signal }: AgentActOptions): Promise<AgentResponse> {
       signal?.throwIfAborted();
-      const text = actions[cursor];
-      if (text === undefined) {
+      const action = actions[cursor];
+      if (action === undefined) {
         throw new InvalidStateError({
           operation: 'act()',
           expected: `an action left to replay`,
@@ -41,6 +51,10 @@ function player(actions: readonly string[], id: string, label: string): Agent & 
         });
       }
       cursor++;
+      // Asked to continue a forced prefix (the episode loop puts it back before the text): a recorded
+      // action holds it already, so only the rest is the agent's.
+      const prefix = forcedPrefix(messages);
+      const text = prefix !== undefined && prefix.length > 0 && action.startsWith(prefix) ? action.slice(prefix.length) : action;
       return { outputs: Array.from({ length: n }, () => ({ text, finishReason: 'stop' as const })) };
     },
   };
@@ -48,23 +62,32 @@ function player(actions: readonly string[], id: string, label: string): Agent & 
 
 /**
  * An agent that plays back the actions of recorded trajectories, turn after turn: the first
- * trajectory's actions, then the next one's. Run the episodes in the same order (same env ids and
- * seeds) to reproduce them, or use `episode(i)` to replay one trajectory on its own. Messages are
- * ignored; `n` samples are `n` copies.
+ * trajectory's actions, then the next one's (or the `actions` given). Run the episodes in the same
+ * order (same env ids and seeds) to reproduce them, or use `episode(i)` to replay one trajectory on
+ * its own. Messages are ignored but for a forced prefix (a prompt that ends with an assistant
+ * message): an action that starts with it is answered without it, since the episode loop puts it
+ * back; `n` samples are `n` copies.
  *
  * @example
  * const agent = createReplayAgent({ file: 'runs/eval/trajectories/frozen-lake.jsonl' });
  * const first = agent.episode(0);
  */
-export function createReplayAgent({ file, trajectories, id = 'replay' }: ReplayAgentSettings): ReplayAgent {
-  if ((file === undefined) === (trajectories === undefined)) {
-    throw new InvalidArgumentError({ argument: 'file, trajectories', expected: 'exactly one of file or trajectories', value: { file, trajectories: trajectories === undefined ? undefined : `${trajectories.length} trajectories` } });
+export function createReplayAgent({ file, trajectories, actions, id = 'replay' }: ReplayAgentSettings): ReplayAgent {
+  if ([file, trajectories, actions].filter((source) => source !== undefined).length !== 1) {
+    throw new InvalidArgumentError({
+      argument: 'file, trajectories, actions',
+      expected: 'exactly one of file, trajectories or actions',
+      value: { file, trajectories: trajectories === undefined ? undefined : `${trajectories.length} trajectories`, actions: actions === undefined ? undefined : `${actions.length} actions` },
+    });
   }
-  const loaded = trajectories ?? readTrajectoriesSync(file!);
+  if (actions !== undefined && !(Array.isArray(actions) && actions.every((action) => typeof action === 'string'))) {
+    throw new InvalidArgumentError({ argument: 'actions', expected: 'an array of action strings', value: actions });
+  }
+  const loaded = actions !== undefined ? [] : (trajectories ?? readTrajectoriesSync(file!));
   const all = player(
-    loaded.flatMap((trajectory) => trajectory.turns.map((turn) => turn.action)),
+    actions ?? loaded.flatMap((trajectory) => trajectory.turns.map((turn) => turn.action)),
     id,
-    `${loaded.length} trajector${loaded.length === 1 ? 'y' : 'ies'}`,
+    actions !== undefined ? `the ${actions.length} given` : `${loaded.length} trajector${loaded.length === 1 ? 'y' : 'ies'}`,
   );
   return {
     specificationVersion: 'v1',

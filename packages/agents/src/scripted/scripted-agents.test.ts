@@ -92,7 +92,19 @@ describe('createReplayAgent', () => {
   });
 
   it('needs exactly one source', () => {
-    expect(() => createReplayAgent({})).toThrow(/exactly one of file or trajectories/);
+    expect(() => createReplayAgent({})).toThrow(/exactly one of file, trajectories or actions/);
+    expect(() => createReplayAgent({ actions: ['x'], trajectories: [] })).toThrow(/exactly one of file, trajectories or actions/);
+  });
+
+  it('plays given actions, and continues a forced prefix with the rest of an action that starts with it', async () => {
+    const agent = createReplayAgent({ actions: ['<think>Look.</think><tool_call>{}</tool_call>', '<think>Done.</think>\n<answer>B</answer>', '<answer>C</answer>'] });
+    expect((await agent.act({ messages: hello })).outputs[0]!.text).toBe('<think>Look.</think><tool_call>{}</tool_call>');
+    const forced: Message[] = [...hello, { role: 'assistant', content: '<think>Done.</think>\n<answer>' }];
+    expect((await agent.act({ messages: forced })).outputs[0]!.text).toBe('B</answer>');
+    // An action that does not start with the prefix is given whole.
+    expect((await agent.act({ messages: forced })).outputs[0]!.text).toBe('<answer>C</answer>');
+    await expect(agent.act({ messages: hello })).rejects.toThrow(/all 3 actions of the 3 given were played/);
+    expect(() => createReplayAgent({ actions: [3 as unknown as string] })).toThrow(/an array of action strings/);
   });
 });
 

@@ -1,18 +1,17 @@
 import { join } from 'node:path';
-import type { TaskSource } from '@saccade/core';
-import { InvalidArgumentError, type Agent } from '@saccade/spec';
-import { GroundedSearchEnv } from '@saccade/env-grounded';
-import type { CropSettings, PointCropPresetName } from '@saccade/tool-zoom';
+import { makeEnv, type CropSettings, type PointCropPresetName, type TaskSource } from '@saccade/core';
+import { InvalidArgumentError, type Agent, type Env } from '@saccade/spec';
+import { GROUNDED_SEARCH_ID } from '@saccade/env-grounded';
 import { formatChain } from '../search/chain-text';
-import { chainToDialogue } from '../search/chain-dialogue';
 import { countAgentCalls } from '../search/counting-agent';
 import { correctRollouts, linearizeTree } from '../search/linearize-tree';
 import { runMcts, type MctsSettings } from '../search/mcts';
 import { writeTreeFile } from '../search/tree-file';
-import { playGroundedEpisodes } from './play-grounded-episode';
+import { playChain } from './play-chain';
+import { playGroundedEpisodes, type PlayedGroundedEpisode } from './play-grounded-episode';
 import { writeSftFile, type SftForm, type SftMethod, type SftRecord } from '../sft/sft-file';
 import { sampleSingleTurn } from './best-of-n';
-import { multiTurnChat, prepareTask, singleTurnChat, singleTurnMessages, type PreparedTask } from './prepare-task';
+import { prepareTask, singleTurnChat, singleTurnMessages } from './prepare-task';
 import { selectExamples } from './select-examples';
 
 /**
@@ -89,7 +88,10 @@ const safeName = (id: string) => id.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 1
  * Makes SFT data for grounded reasoning and writes it as an SFT file: best-of-n (sample n
  * responses per task, keep the correct ones) or ViGoRL's MCTS (grow a tree per task, save it,
  * linearise it into chains with the backtracking pattern), in the single-turn form or the
- * multi-turn one (crops as turns), deduplicated and balanced by task.
+ * multi-turn one (crops as turns), deduplicated and balanced by task. Multi-turn examples are
+ * played in `saccade/GroundedSearch-v1`, made from the env registry (register the grounded envs
+ * and their crop tool first, as the runner does): best-of-n's samples by the agent, MCTS chains by
+ * a replay agent (`playChain`).
  */
 export async function generateSftData(options: GenerateSftDataOptions): Promise<GenerateSftDataResult> {
   const { method, source, taskIndices, output, form = 'single-turn', n = 8, maxPerTask = 8, seed = 0, temperature = 1, maxCrops = 4, maxTokens, signal } = options;
@@ -100,19 +102,20 @@ export async function generateSftData(options: GenerateSftDataOptions): Promise<
   const agent = countAgentCalls(options.agent);
   const records: SftRecord[] = [];
   const perTask: TaskGenerationSummary[] = [];
-  const env = method === 'best-of-n' && form === 'multi-turn' ? new GroundedSearchEnv({ source, mode: 'multi-turn', maxCrops, preset: options.preset ?? 'auto', ...(options.crop ? { crop: options.crop } : {}) }) : undefined;
+  const env: Env | undefined =
+    form === 'multi-turn' ? makeEnv(GROUNDED_SEARCH_ID, { source, mode: 'multi-turn', maxCrops, preset: options.preset ?? 'auto', ...(options.crop ? { crop: options.crop } : {}) }) : undefined;
   try {
     for (const index of taskIndices) {
       signal?.throwIfAborted();
       const task = await source.get(index);
       const prepared = await prepareTask(task, { preset: options.preset ?? 'auto', ...(options.crop ? { crop: options.crop } : {}) });
       const before = agent.generations;
-      let candidates: SftRecord[] = [];
+      const candidates: SftRecord[] = [];
       let correct = 0;
       let treeFile: string | undefined;
       const base = { taskId: task.id, dataset: task.dataset, method, form };
-      if (method === 'best-of-n' && env !== undefined) {
-        const episodes = await playGroundedEpisodes(env, agent, { taskIndex: index, count: n, temperature, ...tokenLimit, ...(signal ? { signal } : {}) });
+      if (method === 'best-of-n' && form === 'multi-turn') {
+        const episodes = await playGroundedEpisodes(env!, agent, { taskIndex: index, count: n, temperature, ...tokenLimit, ...(signal ? { signal } : {}) });
         episodes.forEach((played, sample) => {
           const signals = played.final.info.signals as { accuracy?: number; format?: number } | undefined;
           if (signals?.accuracy !== 1 || signals.format !== 1) return;
@@ -151,16 +154,17 @@ export async function generateSftData(options: GenerateSftDataOptions): Promise<
         }
         correct = correctRollouts(result.root).length;
         const chains = linearizeTree(result.root);
-        candidates = await Promise.all(
-          chains.map(async (chain, position) => {
-            const metadata = { backtracks: chain.backtracks, depth: chain.depth, steps: chain.steps.length };
-            const id = `${task.id}-mcts-${position}`;
-            if (form === 'single-turn') {
-              return { ...base, id, messages: [...singleTurnChat(task), { role: 'assistant' as const, content: formatChain(chain) }], images: [prepared.image], answer: chain.answer, metadata };
-            }
-            return chainRecord({ ...base, id, answer: chain.answer, metadata }, prepared, await chainToDialogue(chain, { image: prepared.image, imageSize: prepared.size, cropTool: prepared.cropTool, dot: prepared.crop.dot !== false, maxCrops }), maxCrops);
-          }),
-        );
+        // One env plays the chains one after the other.
+        for (const [position, chain] of chains.entries()) {
+          const metadata = { backtracks: chain.backtracks, depth: chain.depth, steps: chain.steps.length };
+          const id = `${task.id}-mcts-${position}`;
+          if (form === 'single-turn') {
+            candidates.push({ ...base, id, messages: [...singleTurnChat(task), { role: 'assistant' as const, content: formatChain(chain) }], images: [prepared.image], answer: chain.answer, metadata });
+            continue;
+          }
+          const played = await playChain(env!, chain, { taskIndex: index, imageSize: prepared.size, maxCrops, ...(signal ? { signal } : {}) });
+          candidates.push(chainRecord({ ...base, id, answer: chain.answer, metadata }, played));
+        }
       }
       const kept = selectExamples(task.id, candidates, { maxPerTask, seed });
       records.push(...kept);
@@ -175,11 +179,7 @@ export async function generateSftData(options: GenerateSftDataOptions): Promise<
   return { output, method, form, tasks: perTask.length, records: records.length, generations: agent.generations, actCalls: agent.actCalls, perTask };
 }
 
-function chainRecord(base: Omit<SftRecord, 'messages' | 'images'>, prepared: PreparedTask, dialogue: Awaited<ReturnType<typeof chainToDialogue>>, maxCrops: number): SftRecord {
-  return {
-    ...base,
-    messages: [...multiTurnChat(prepared.task, maxCrops), ...dialogue.messages],
-    images: [prepared.image, ...dialogue.crops],
-    metadata: { ...base.metadata, crops: dialogue.crops.length },
-  };
+/** A played chain as an SFT record: the chat the replay agent was shown and answered, its images (the original, then the crops). */
+function chainRecord(base: Omit<SftRecord, 'messages' | 'images'>, played: PlayedGroundedEpisode): SftRecord {
+  return { ...base, messages: played.messages, images: played.images, metadata: { ...base.metadata, crops: played.images.length - 1 } };
 }

@@ -1,23 +1,19 @@
-import { findAnswerChecker, getAnswerChecker, type AnswerChecker, type VisionQATask } from '@saccade/core';
+import { findAnswerChecker, getAnswerChecker, presetForTask, resolveCropSettings, type AnswerChecker, type CropSettings, type PointCropPresetName, type VisionQATask } from '@saccade/core';
 import { imageSize, loadImage } from '@saccade/image';
-import { InvalidArgumentError, type ImageData, type Message, type Tool } from '@saccade/spec';
+import { InvalidArgumentError, type ImageData, type Message } from '@saccade/spec';
 import { groundedTaskPrompt, multiTurnSystemPrompt, singleTurnSystemPrompt, type ImageSize } from '@saccade/env-grounded';
-import { createGroundedCropTool, presetForTask, resolveCropSettings, type CropSettings, type PointCropPresetName } from '@saccade/tool-zoom';
 
-/** A task ready to search: its image loaded, its checker and its crop tool picked. */
+/** A task ready to search: its image loaded, its checker and its crop settings picked. */
 export interface PreparedTask {
   task: VisionQATask;
   image: ImageData;
   size: ImageSize;
   checker: AnswerChecker;
+  /** The crop of its preset (the multi-turn env crops with it when a chain is played). */
   crop: CropSettings;
-  cropTool: Tool;
 }
 
-/**
- * The crop preset and settings prepareTask builds the crop tool with, and the answer checker it
- * picks.
- */
+/** The crop preset and settings prepareTask resolves, and the answer checker it picks. */
 export interface PrepareTaskOptions {
   /** The crop preset, or `auto` (default): `web` for clicks, `visual-search` otherwise. */
   preset?: PointCropPresetName | 'auto';
@@ -26,7 +22,7 @@ export interface PrepareTaskOptions {
   checker?: AnswerChecker;
 }
 
-/** Loads a task's image and picks its checker and crop tool. */
+/** Loads a task's image and picks its checker and crop settings. */
 export async function prepareTask(task: VisionQATask, { preset = 'auto', crop = {}, checker }: PrepareTaskOptions = {}): Promise<PreparedTask> {
   const source = task.images[0];
   if (source === undefined) throw new InvalidArgumentError({ argument: `task ${task.id}`, expected: 'a task with an image', value: task.images });
@@ -39,7 +35,6 @@ export async function prepareTask(task: VisionQATask, { preset = 'auto', crop = 
     size,
     checker: checker ?? findAnswerChecker(task.dataset) ?? getAnswerChecker(task.answerType),
     crop: resolveCropSettings(chosen, crop),
-    cropTool: createGroundedCropTool(chosen, crop),
   };
 }
 

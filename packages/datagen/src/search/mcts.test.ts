@@ -2,13 +2,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FileFormatError, partialAssistantText, type Agent, type AgentActOptions } from '@saccade/spec';
-import { TaskFileError } from '@saccade/core';
+import { makeEnv, TaskFileError } from '@saccade/core';
+import { GROUNDED_SEARCH_ID } from '@saccade/env-grounded';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createGroundedCropTool } from '@saccade/tool-zoom';
-import { squareScene } from '../../test/scenes';
+import { squareTask } from '../../test/scenes';
 import { GroundingFileError } from '../errors/grounding-file-error';
+import { playChain } from '../generate/play-chain';
+import { chainActions } from './chain-actions';
 import { formatChain } from './chain-text';
-import { chainToDialogue } from './chain-dialogue';
 import { linearizeTree } from './linearize-tree';
 import { runMcts, uctScore, type MctsNode } from './mcts';
 import { readTreeFile, writeTreeFile } from './tree-file';
@@ -115,10 +116,18 @@ describe('linearisation and tree files', () => {
     expect(formatChain(chains[0]!)).toBe("<think>\nLeft (10, 10).\nWait, this seems off. Let's try something else.\nLeft (10, 10).\nUp (10, 5).\n</think>\n<answer>B</answer>");
   });
 
-  it('makes the multi-turn form: one crop per new point, the rest of the thinking carried to the next turn', async () => {
+  it('makes the multi-turn form: one crop per new point, the rest of the thinking carried to the next turn, played in the env', async () => {
     const [backtracking] = linearizeTree((await handTree()).root);
-    const image = await squareScene(400, 300, [0, 170, 0]);
-    const dialogue = await chainToDialogue(backtracking!, { image, imageSize: { width: 800, height: 600 }, cropTool: createGroundedCropTool('visual-search'), dot: false });
+    const tasks = [await squareTask('square-1', 400, 300)];
+    const imageSize = { width: 800, height: 600 };
+    expect(chainActions(backtracking!, { imageSize })).toEqual([
+      '<think>Left (10, 10).</think>\n<tool_call>\n{"name": "search_coordinate", "arguments": {"coordinate": [10, 10]}}\n</tool_call>',
+      "<think>Wait, this seems off. Let's try something else. Left (10, 10). Up (10, 5).</think>\n<tool_call>\n{\"name\": \"search_coordinate\", \"arguments\": {\"coordinate\": [10, 5]}}\n</tool_call>",
+      "<think>Based on all the information I've gathered, I'll now provide my final answer.</think>\n<answer>B</answer>",
+    ]);
+    // The chain's turns played by a replay agent in the registered env: the chat after the task's first turn.
+    const played = await playChain(makeEnv(GROUNDED_SEARCH_ID, { tasks }), backtracking!, { taskIndex: 0, imageSize });
+    const dialogue = { messages: played.messages.slice(2), crops: played.images.slice(1), points: (played.final.info.points as number[][]).map(([x, y]) => ({ x, y })) };
     expect(dialogue.messages).toEqual([
       { role: 'assistant', content: '<think>Left (10, 10).</think>\n<tool_call>\n{"name": "search_coordinate", "arguments": {"coordinate": [10, 10]}}\n</tool_call>' },
       { role: 'user', content: '<observation>\nHere is the crop of the image centered on the coordinate:\n<image>\n</observation>' },
@@ -131,10 +140,12 @@ describe('linearisation and tree files', () => {
     ]);
     expect(dialogue.points).toEqual([{ x: 10, y: 10 }, { x: 10, y: 5 }]);
     expect(dialogue.crops.map((crop) => [crop.width, crop.height])).toEqual([[672, 672], [672, 672]]);
-    // With a budget of one crop, the answer after it is the forced one.
-    const short = await chainToDialogue(backtracking!, { image, imageSize: { width: 800, height: 600 }, cropTool: createGroundedCropTool('visual-search'), dot: false, maxCrops: 1 });
+    // With a budget of one crop, the answer after it is the forced one (the env asks for it; the replay continues it).
+    const short = await playChain(makeEnv(GROUNDED_SEARCH_ID, { tasks, maxCrops: 1 }), backtracking!, { taskIndex: 0, imageSize, maxCrops: 1 });
     expect(short.messages.at(-1)).toEqual({ role: 'assistant', content: "<think> Based on all the information I've gathered, I'll now provide my final answer. </think>\n<answer>B</answer>" });
-    expect(short.messages[1]!.content).toBe('<observation>\nHere is the crop of the image centered on the coordinate:\n<image>\n</observation>\nYou have used all 1 crop; give your final answer now.');
+    expect(short.messages[3]!.content).toBe('<observation>\nHere is the crop of the image centered on the coordinate:\n<image>\n</observation>\nYou have used all 1 crop; give your final answer now.');
+    // The square is green (B): the played chain is right and well formed.
+    expect(short.final.info.rewardTerms).toEqual({ accuracy: 0.6, format: 0.4, cropBonus: 0 });
   });
 
   it('saves and reads tree files, and names the bad field of a broken one', async () => {
