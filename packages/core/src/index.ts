@@ -131,4 +131,4 @@ export { TaskFileSource } from './tasks/task-file-source';
 export { formatInstruction, taskPrompt, vqaSystemPrompt } from './tasks/task-prompt';
 export type { AnswerFormat } from './tasks/task-prompt';
 export { oracleAnswer } from './tasks/oracle-answer';
-export { VISION_QA_ID } from './tasks/vision-qa-id';
+export { VISION_QA_ENV_OPTION_NAMES, VISION_QA_ID } from './tasks/vision-qa-id';

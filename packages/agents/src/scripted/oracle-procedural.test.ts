@@ -1,10 +1,15 @@
 import { buildMessages, makeEnv } from '@saccade/core';
 import { PROCEDURAL_VQA_ENVS, registerProceduralEnvs, SVG_RECONSTRUCTION_ID } from '@saccade/env-procedural';
+import { registerVqaEnvs } from '@saccade/env-vqa';
 import type { Agent, Env } from '@saccade/spec';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createOracleAgent } from './oracle-agent';
 
-beforeAll(() => registerProceduralEnvs());
+// The procedural VQA envs play their tasks in env-vqa's env, reached through the registry.
+beforeAll(() => {
+  registerVqaEnvs();
+  registerProceduralEnvs();
+});
 
 /** Plays one episode with the full chat each turn (system prompt, earlier turns, the observation); returns success. */
 async function runEpisode(env: Env, agent: Agent, seed: number): Promise<boolean> {

@@ -4,11 +4,13 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeEnv, oracleAnswer } from '@saccade/core';
+import { registerVqaEnvs } from '@saccade/env-vqa';
 import { PROCEDURAL_VQA_ENVS, ProceduralSource, SVG_RECONSTRUCTION_ID, registerProceduralEnvs } from '../dist/index.js';
 
 const outDir = process.argv[2] ?? 'procedural-tasks';
 const difficulty = Number(process.argv[3] ?? 0.5);
 mkdirSync(outDir, { recursive: true });
+registerVqaEnvs(); // the VQA envs play their generated tasks in saccade/VisionQA-v1, taken from the registry
 registerProceduralEnvs();
 
 for (const { id, generator } of PROCEDURAL_VQA_ENVS) {

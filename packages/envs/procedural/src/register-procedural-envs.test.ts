@@ -1,9 +1,14 @@
-import { checkEnv, findAnswerChecker, getAnswerChecker, listEnvs, makeEnv, memoryTaskSchema, oracleAnswer } from '@saccade/core';
-import { describe, expect, it } from 'vitest';
+import { checkEnv, findAnswerChecker, getAnswerChecker, listEnvs, makeEnv, memoryTaskSchema, oracleAnswer, unregisterEnv, VISION_QA_ID } from '@saccade/core';
+import { registerVqaEnvs } from '@saccade/env-vqa';
+import { InvalidStateError } from '@saccade/spec';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { ProceduralSource } from './common/procedural-source';
-import { CHARTS_ID, GUI_GROUNDING_ID, PROCEDURAL_VQA_ENVS, registerProceduralEnvs, SVG_RECONSTRUCTION_ID } from './register-procedural-envs';
+import { CHARTS_ID, COUNTING_ID, GUI_GROUNDING_ID, PROCEDURAL_VQA_ENVS, registerProceduralEnvs, SVG_RECONSTRUCTION_ID } from './register-procedural-envs';
 
 describe('registerProceduralEnvs', () => {
+  // What the runner does: env-vqa's env, which plays the generated tasks, is registered beside these.
+  beforeEach(() => registerVqaEnvs());
+
   it('registers the six envs (again without error)', () => {
     registerProceduralEnvs();
     registerProceduralEnvs();
@@ -42,6 +47,20 @@ describe('registerProceduralEnvs', () => {
   it('refuses an option neither the generator nor the env takes, listing both', () => {
     registerProceduralEnvs();
     expect(() => makeEnv(CHARTS_ID, { difficulty: 0.5, zzz: 1 })).toThrow(/^Invalid argument zzz: expected an option of saccade\/Charts-v1: split, difficulty, .*format, maxAttempts/);
+  });
+
+  it(`plays the generated tasks in ${VISION_QA_ID}, reached through the registry, under its own id`, async () => {
+    registerProceduralEnvs();
+    const env = makeEnv(COUNTING_ID, { difficulty: 0.3 });
+    expect(env.id).toBe(COUNTING_ID);
+    const { info } = await env.reset({ seed: 1 });
+    expect(info).toMatchObject({ dataset: 'Procedural-Counting', attemptsLeft: 1 });
+    await env.close();
+    unregisterEnv(VISION_QA_ID);
+    expect(() => makeEnv(CHARTS_ID)).toThrow(InvalidStateError);
+    expect(() => makeEnv(CHARTS_ID)).toThrow(
+      'saccade/Charts-v1 plays its generated tasks in saccade/VisionQA-v1, which is not registered: call registerVqaEnvs() of @saccade/env-vqa first (the saccade CLI registers it).',
+    );
   });
 
   it('registers each dataset name as an alias of its checker', () => {

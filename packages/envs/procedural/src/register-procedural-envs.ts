@@ -1,6 +1,5 @@
-import { getAnswerChecker, registerAnswerChecker, registerEnv } from '@saccade/core';
-import { VISION_QA_ENV_OPTION_NAMES, VisionQAEnv, type VisionQAEnvOptions } from '@saccade/env-vqa';
-import { InvalidArgumentError } from '@saccade/spec';
+import { getAnswerChecker, getEnvSpec, registerAnswerChecker, registerEnv, VISION_QA_ENV_OPTION_NAMES, VISION_QA_ID } from '@saccade/core';
+import { InvalidArgumentError, InvalidStateError, type Env } from '@saccade/spec';
 import { chartsGenerator } from './charts/charts-generator';
 import { ProceduralSource, type GeneratorDefinition } from './common/procedural-source';
 import { countingGenerator } from './counting/counting-generator';
@@ -33,12 +32,14 @@ export const PROCEDURAL_VQA_ENVS: readonly { id: string; generator: GeneratorDef
 ];
 
 /**
- * A VisionQAEnv over a generator. Options are split: `split`, `difficulty` and the generator's own
- * options make the source; the rest (format, maxAttempts, rewards, …) go to the env. The checker
- * is the generator's unless one is given.
+ * The vision-QA env (`saccade/VisionQA-v1`, registered by `@saccade/env-vqa`) over a generator,
+ * named `id`. Options are split: `split`, `difficulty` and the generator's own options make the
+ * source; the rest (format, maxAttempts, rewards, …) go to the env. The checker is the generator's
+ * unless one is given. The env comes from the registry's factory (unwrapped; `makeEnv` of `id`
+ * wraps it), so `saccade/VisionQA-v1` has to be registered: an InvalidStateError says so otherwise.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any generator
-export function createProceduralVqaEnv(id: string, generator: GeneratorDefinition<any>, options: Record<string, unknown> = {}): VisionQAEnv {
+export function createProceduralVqaEnv(id: string, generator: GeneratorDefinition<any>, options: Record<string, unknown> = {}): Env {
   const sourceKeys = new Set(['split', 'difficulty', ...generator.options]);
   const sourceOptions: Record<string, unknown> = {};
   const envOptions: Record<string, unknown> = {};
@@ -48,8 +49,18 @@ export function createProceduralVqaEnv(id: string, generator: GeneratorDefinitio
     }
     (sourceKeys.has(key) ? sourceOptions : envOptions)[key] = value;
   }
+  // The generated tasks are played by env-vqa's env, reached through the registry: envs never import one another.
+  const vqa = getEnvSpec(VISION_QA_ID);
+  if (vqa === undefined) {
+    throw new InvalidStateError({
+      operation: `createProceduralVqaEnv(${JSON.stringify(id)})`,
+      expected: `${VISION_QA_ID} to be registered`,
+      actual: 'it is not',
+      message: `${id} plays its generated tasks in ${VISION_QA_ID}, which is not registered: call registerVqaEnvs() of @saccade/env-vqa first (the saccade CLI registers it).`,
+    });
+  }
   const source = new ProceduralSource(generator, sourceOptions);
-  return new VisionQAEnv({ checker: generator.checker, ...(envOptions as VisionQAEnvOptions), source, id });
+  return vqa.create({ ...vqa.defaultOptions, checker: generator.checker, ...envOptions, source, id });
 }
 
 /**
@@ -62,7 +73,8 @@ export function registerProceduralAnswerCheckers(): void {
 
 /**
  * Registers `saccade/Charts-v1`, `Geometry-v1`, `Counting-v1`, `VisualSearch-v1`, `GuiGrounding-v1`
- * (VisionQAEnv over a generator; one turn unless `maxAttempts`) and `SvgReconstruction-v1`
+ * (`saccade/VisionQA-v1` over a generator, which `registerVqaEnvs()` of `@saccade/env-vqa` has to
+ * register before one is made; one turn unless `maxAttempts`) and `SvgReconstruction-v1`
  * (multi-turn; it limits its own turns), and the answer-checker aliases. Calling it again re-registers them.
  */
 export function registerProceduralEnvs(): void {

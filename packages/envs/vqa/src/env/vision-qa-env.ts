@@ -12,6 +12,8 @@ import {
   TaskFileError,
   TaskFileSource,
   taskPrompt,
+  VISION_QA_ENV_OPTION_NAMES,
+  VISION_QA_ID,
   vqaSystemPrompt,
   type AnswerCheck,
   type AnswerChecker,
@@ -39,8 +41,9 @@ import { detectRepetition, type RepetitionReport } from './detect-repetition';
 import { formatErrorFeedback, wrongAnswerFeedback } from './reflection-feedback';
 import { DEFAULT_VISTA_REWARDS, REWARD_SETS, vistaR1Terms, type RewardSet, type TurnRecord, type VistaRewards } from './vista-rewards';
 
-/** The options `VisionQAEnv` takes; any other is refused when the env is made. */
-export const VISION_QA_ENV_OPTION_NAMES: readonly string[] = ['taskFile', 'tasks', 'source', 'baseDirectory', 'format', 'maxAttempts', 'retryOnFormatError', 'rewardSet', 'rewards', 'repetitionPenalty', 'hints', 'checker', 'resendImages', 'maxPixels', 'id'];
+// The option names and the registry id live in @saccade/core, where envs that play their own task
+// source in this env through the registry read them; re-exported here, where they were first defined.
+export { VISION_QA_ENV_OPTION_NAMES } from '@saccade/core';
 
 /** Options of {@link VisionQAEnv}: where its tasks come from, the answer format, rewards, attempts and checker. */
 export interface VisionQAEnvOptions {
@@ -118,7 +121,7 @@ export class VisionQAEnv implements Env {
   #episode: Episode | undefined;
 
   constructor(options: VisionQAEnvOptions) {
-    const id = options?.id ?? 'saccade/VisionQA-v1';
+    const id = options?.id ?? VISION_QA_ID;
     // An option this env does not take (a typo) would otherwise be ignored.
     for (const [name, value] of Object.entries(options ?? {})) {
       if (value !== undefined && !VISION_QA_ENV_OPTION_NAMES.includes(name)) throw new InvalidArgumentError({ argument: name, expected: `an option of ${id}: ${VISION_QA_ENV_OPTION_NAMES.join(', ')}`, value });
@@ -132,7 +135,7 @@ export class VisionQAEnv implements Env {
         message: `Invalid argument options: expected exactly one of {taskFile}, {tasks} or {source}, received ${given.length === 0 ? 'none' : given.join(' and ')}.`,
       });
     }
-    this.id = options.id ?? 'saccade/VisionQA-v1';
+    this.id = id;
     this.#ownsSource = options.source === undefined;
     this.source = options.source ?? (options.taskFile !== undefined ? new TaskFileSource(options.taskFile) : new ArrayTaskSource(options.tasks!, { baseDirectory: options.baseDirectory }));
     this.#settings = resolveSettings(options);
