@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { ImageRef, StoredObservation, TrainedSequence, TrajectoryTraining, Turn } from '@saccade/spec';
 import { api, type EpisodeSummary, type EpisodeTokens, type Trajectory } from './api';
+import { turnFormatErrors } from './turn-format-errors';
 import { number } from './format';
 import { MarkedImage } from './marked-image';
 import { callMarks, detectionMarks, toolResponses, type Mark, type ToolCallRecord } from './marks';
@@ -96,14 +97,8 @@ function TurnView({ run, turn, index, next, original }: { run: string; turn: Tur
   // Masks a tool returned (the segment tool's RLEs) are in the pixels of the image it worked on: the original.
   const responseText = calls.length > 0 ? (next?.text ?? '') : '';
   const masks = useMemo(() => segmentationMasks(toolResponses(responseText)), [responseText]);
-  const metrics = (turn.info.metrics ?? {}) as Record<string, unknown>;
-  const formatErrors: string[] = [];
-  if (turn.info.valid === false) formatErrors.push('the env marked this action invalid');
-  if (metrics.action_is_valid === false || metrics.action_is_valid === 0) formatErrors.push('action_is_valid is false');
-  if (metrics.format_correct === false || metrics.format_correct === 0) formatErrors.push('format_correct is false');
-  if (turn.finishReason === 'length') formatErrors.push('the response hit the length limit (no end token)');
   const parts = responseParts(turn.action);
-  if (parts.some((part) => part.kind === 'unclosed')) formatErrors.push('a tag is opened but never closed');
+  const formatErrors = turnFormatErrors(turn, parts);
   // Result images of a turn's calls come first in the next observation, in call order.
   let resultImage = 0;
   const crops = calls.flatMap((call, callIndex) => {
