@@ -9,6 +9,10 @@ describe('the protobuf wire format', () => {
     expect(bytes(varintField(1, 150))).toEqual([0x08, 0x96, 0x01]);
     expect(bytes(stringField(2, 'testing'))).toEqual([0x12, 0x07, 0x74, 0x65, 0x73, 0x74, 0x69, 0x6e, 0x67]);
     expect(bytes(varintField(20, 300))).toEqual([0xa0, 0x01, 0xac, 0x02]);
+    // int64 -1 and -3 (an ONNX axis), as protobuf encodes negative int64s: two's complement, 10 bytes.
+    expect(bytes(varintField(8, -1))).toEqual([0x40, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01]);
+    expect(bytes(varintField(8, -3n))).toEqual([0x40, 0xfd, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01]);
+    expect(readMessage(varintField(8, -3))[0]!.value).toBe(2n ** 64n - 3n);
     expect(bytes(floatField(3, 1.5))).toEqual([0x1d, 0x00, 0x00, 0xc0, 0x3f]);
     expect(bytes(bytesField(3, varintField(1, 150)))).toEqual([0x1a, 0x03, 0x08, 0x96, 0x01]);
     expect(bytes(concatBytes([Uint8Array.of(1), new Uint8Array(0), Uint8Array.of(2, 3)]))).toEqual([1, 2, 3]);

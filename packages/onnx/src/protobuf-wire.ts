@@ -49,7 +49,8 @@ export function readMessage(bytes: Uint8Array): WireField[] {
 
 function varintBytes(value: number | bigint): number[] {
   const out: number[] = [];
-  let rest = BigInt(value);
+  // A negative int64 (ONNX's axes, shapes' -1) is written as its 64-bit two's complement: 10 bytes.
+  let rest = BigInt.asUintN(64, BigInt(value));
   do {
     let byte = Number(rest & 0x7fn);
     rest >>= 7n;
@@ -78,8 +79,11 @@ export function bytesField(field: number, bytes: Uint8Array): Uint8Array {
 /** A string field, UTF-8 encoded and length-delimited. */
 export const stringField = (field: number, text: string): Uint8Array => bytesField(field, encoder.encode(text));
 
-/** A varint field (wire type 0) holding a non-negative integer. */
-export const varintField = (field: number, value: number): Uint8Array => Uint8Array.from([...varintBytes(field << 3), ...varintBytes(value)]);
+/**
+ * A varint field (wire type 0) holding an integer, as protobuf writes an int64: a negative one as
+ * its 64-bit two's complement (ten bytes; it reads back as that unsigned value).
+ */
+export const varintField = (field: number, value: number | bigint): Uint8Array => Uint8Array.from([...varintBytes(field << 3), ...varintBytes(value)]);
 
 /** A 32-bit float field (wire type 5, little-endian). */
 export function floatField(field: number, value: number): Uint8Array {

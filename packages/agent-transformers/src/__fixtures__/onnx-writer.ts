@@ -1,47 +1,9 @@
 /**
  * A small writer of ONNX model files (the protobuf messages of onnx.proto that a graph of a few
- * nodes needs), so tests can make real, tiny models offline. Field numbers are onnx.proto's.
+ * nodes needs), so tests can make real, tiny models offline. Field numbers are onnx.proto's; the
+ * wire format is @saccade/onnx's.
  */
-
-type Field = Uint8Array;
-
-function varint(value: number | bigint): number[] {
-  let rest = BigInt.asUintN(64, BigInt(value));
-  const bytes: number[] = [];
-  do {
-    let byte = Number(rest & 0x7fn);
-    rest >>= 7n;
-    if (rest !== 0n) byte |= 0x80;
-    bytes.push(byte);
-  } while (rest !== 0n);
-  return bytes;
-}
-
-function concat(parts: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
-}
-
-function intField(number: number, value: number | bigint): Field {
-  return Uint8Array.from([...varint(number << 3), ...varint(value)]);
-}
-
-function bytesField(number: number, bytes: Uint8Array): Field {
-  return concat([Uint8Array.from([...varint((number << 3) | 2), ...varint(bytes.length)]), bytes]);
-}
-
-function stringField(number: number, text: string): Field {
-  return bytesField(number, new TextEncoder().encode(text));
-}
-
-function message(fields: readonly Field[]): Uint8Array {
-  return concat(fields);
-}
+import { bytesField, concatBytes, stringField, varintField } from '@saccade/onnx';
 
 /** ONNX element types used here. */
 export const ELEMENT_TYPE = { float: 1, int64: 7, bool: 9 } as const;
@@ -62,7 +24,7 @@ function tensor({ name, dims, values, type = 'float' }: TensorSpec): Uint8Array 
     type === 'float'
       ? new Uint8Array(Float32Array.from(values).buffer)
       : new Uint8Array(BigInt64Array.from(Array.from(values, (value) => BigInt(value))).buffer);
-  return message([...dims.map((dim) => intField(1, dim)), intField(2, ELEMENT_TYPE[type]), stringField(8, name), bytesField(9, raw)]);
+  return concatBytes([...dims.map((dim) => varintField(1, dim)), varintField(2, ELEMENT_TYPE[type]), stringField(8, name), bytesField(9, raw)]);
 }
 
 /** A graph input or output: its name, element type and shape. */
@@ -74,9 +36,9 @@ export interface ValueSpec {
 }
 
 function valueInfo({ name, type, shape }: ValueSpec): Uint8Array {
-  const dims = shape.map((dim) => bytesField(1, typeof dim === 'number' ? intField(1, dim) : stringField(2, dim)));
-  const tensorType = message([intField(1, ELEMENT_TYPE[type]), bytesField(2, message(dims))]);
-  return message([stringField(1, name), bytesField(2, bytesField(1, tensorType))]);
+  const dims = shape.map((dim) => bytesField(1, typeof dim === 'number' ? varintField(1, dim) : stringField(2, dim)));
+  const tensorType = concatBytes([varintField(1, ELEMENT_TYPE[type]), bytesField(2, concatBytes(dims))]);
+  return concatBytes([stringField(1, name), bytesField(2, bytesField(1, tensorType))]);
 }
 
 /** A node attribute: an integer, a list of integers or a string. */
@@ -92,13 +54,13 @@ export interface NodeSpec {
 }
 
 function attribute(name: string, value: AttributeValue): Uint8Array {
-  if (typeof value === 'number') return message([stringField(1, name), intField(3, value), intField(20, 2)]);
-  if (typeof value === 'string') return message([stringField(1, name), stringField(4, value), intField(20, 3)]);
-  return message([stringField(1, name), ...value.map((item) => intField(8, item)), intField(20, 7)]);
+  if (typeof value === 'number') return concatBytes([stringField(1, name), varintField(3, value), varintField(20, 2)]);
+  if (typeof value === 'string') return concatBytes([stringField(1, name), stringField(4, value), varintField(20, 3)]);
+  return concatBytes([stringField(1, name), ...value.map((item) => varintField(8, item)), varintField(20, 7)]);
 }
 
 function node({ op, inputs, outputs, attributes = {} }: NodeSpec, index: number): Uint8Array {
-  return message([
+  return concatBytes([
     ...inputs.map((input) => stringField(1, input)),
     ...outputs.map((output) => stringField(2, output)),
     stringField(3, `${op}_${index}`),
@@ -120,12 +82,12 @@ export interface GraphSpec {
 
 /** The bytes of an ONNX model (IR version 8) holding one graph. */
 export function writeOnnxModel({ name, inputs, outputs, nodes, initializers = [], opset = 13 }: GraphSpec): Uint8Array {
-  const graph = message([
+  const graph = concatBytes([
     ...nodes.map((item, index) => bytesField(1, node(item, index))),
     stringField(2, name),
     ...initializers.map((item) => bytesField(5, tensor(item))),
     ...inputs.map((item) => bytesField(11, valueInfo(item))),
     ...outputs.map((item) => bytesField(12, valueInfo(item))),
   ]);
-  return message([intField(1, 8), stringField(2, 'saccade-test'), bytesField(7, graph), bytesField(8, message([stringField(1, ''), intField(2, opset)]))]);
+  return concatBytes([varintField(1, 8), stringField(2, 'saccade-test'), bytesField(7, graph), bytesField(8, concatBytes([stringField(1, ''), varintField(2, opset)]))]);
 }

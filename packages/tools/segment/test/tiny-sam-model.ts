@@ -1,26 +1,12 @@
-// Writes a tiny SAM model folder byte by byte (onnx.proto3 field numbers): the two ONNX graphs with
-// the input and output names of a transformers.js SAM export, config.json and
-// preprocessor_config.json. No Python, no download; onnxruntime loads and runs the graphs.
+// Writes a tiny SAM model folder byte by byte (onnx.proto3 field numbers, @saccade/onnx's wire
+// format): the two ONNX graphs with the input and output names of a transformers.js SAM export,
+// config.json and preprocessor_config.json. No Python, no download; onnxruntime loads and runs the graphs.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { bytesField, concatBytes, stringField, varintField } from '@saccade/onnx';
 
 const FLOAT = 1;
 const INT64 = 7;
-
-function varint(value: number): number[] {
-  const bytes: number[] = [];
-  let rest = value;
-  while (rest > 127) {
-    bytes.push((rest % 128) | 128);
-    rest = Math.floor(rest / 128);
-  }
-  bytes.push(rest);
-  return bytes;
-}
-const concat = (parts: readonly (Uint8Array | number[])[]): Uint8Array => Uint8Array.from(parts.flatMap((part) => [...part]));
-const varintField = (field: number, value: number): Uint8Array => concat([varint(field * 8), varint(value)]);
-const bytesField = (field: number, bytes: Uint8Array): Uint8Array => concat([varint(field * 8 + 2), varint(bytes.length), bytes]);
-const stringField = (field: number, text: string): Uint8Array => bytesField(field, new TextEncoder().encode(text));
 
 interface Node {
   op: string;
@@ -33,9 +19,9 @@ interface Node {
 }
 
 // AttributeProto: name 1, ints 8, type 20 (INTS = 7); NodeProto.attribute 5.
-const intsAttribute = (name: string, values: readonly number[]): Uint8Array => bytesField(5, concat([stringField(1, name), ...values.map((value) => varintField(8, value)), varintField(20, 7)]));
+const intsAttribute = (name: string, values: readonly number[]): Uint8Array => bytesField(5, concatBytes([stringField(1, name), ...values.map((value) => varintField(8, value)), varintField(20, 7)]));
 // AttributeProto: i 3, type 20 (INT = 2).
-const intAttribute = (name: string, value: number): Uint8Array => bytesField(5, concat([stringField(1, name), varintField(3, value), varintField(20, 2)]));
+const intAttribute = (name: string, value: number): Uint8Array => bytesField(5, concatBytes([stringField(1, name), varintField(3, value), varintField(20, 2)]));
 interface Value {
   name: string;
   type?: typeof FLOAT | typeof INT64;
@@ -43,21 +29,21 @@ interface Value {
 }
 
 function valueInfo({ name, type = FLOAT, dims }: Value): Uint8Array {
-  const shape = concat(dims.map((dim) => bytesField(1, typeof dim === 'number' ? varintField(1, dim) : stringField(2, dim))));
-  return concat([stringField(1, name), bytesField(2, bytesField(1, concat([varintField(1, type), bytesField(2, shape)])))]);
+  const shape = concatBytes(dims.map((dim) => bytesField(1, typeof dim === 'number' ? varintField(1, dim) : stringField(2, dim))));
+  return concatBytes([stringField(1, name), bytesField(2, bytesField(1, concatBytes([varintField(1, type), bytesField(2, shape)])))]);
 }
 
 function tensor(name: string, dims: readonly number[], type: typeof FLOAT | typeof INT64, values: readonly number[]): Uint8Array {
   const raw = type === FLOAT ? new Uint8Array(Float32Array.from(values).buffer) : new Uint8Array(BigInt64Array.from(values.map(BigInt)).buffer);
-  return concat([...dims.map((dim) => varintField(1, dim)), varintField(2, type), stringField(8, name), bytesField(9, raw)]);
+  return concatBytes([...dims.map((dim) => varintField(1, dim)), varintField(2, type), stringField(8, name), bytesField(9, raw)]);
 }
 
 function model(inputs: Value[], outputs: Value[], nodes: Node[], initializers: Uint8Array[]): Uint8Array {
-  const graph = concat([
+  const graph = concatBytes([
     ...nodes.map(({ op, inputs: from, outputs: to, ints = {}, int = {} }, index) =>
       bytesField(
         1,
-        concat([
+        concatBytes([
           ...from.map((name) => stringField(1, name)),
           ...to.map((name) => stringField(2, name)),
           stringField(3, `n${index}`),
@@ -72,7 +58,7 @@ function model(inputs: Value[], outputs: Value[], nodes: Node[], initializers: U
     ...inputs.map((input) => bytesField(11, valueInfo(input))),
     ...outputs.map((output) => bytesField(12, valueInfo(output))),
   ]);
-  return concat([varintField(1, 8), stringField(2, 'saccade-test'), bytesField(7, graph), bytesField(8, concat([stringField(1, ''), varintField(2, 13)]))]);
+  return concatBytes([varintField(1, 8), stringField(2, 'saccade-test'), bytesField(7, graph), bytesField(8, concatBytes([stringField(1, ''), varintField(2, 13)]))]);
 }
 
 /**
