@@ -1,5 +1,7 @@
-import { checkEnv, makeEnv } from '@saccade/core';
-import { InvalidArgumentError, type ImageData } from '@saccade/spec';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { checkEnv, decodeMultipartBody, encodeMultipartBody, makeEnv } from '@saccade/core';
+import { formatCorrectOf, InvalidArgumentError, type ImageData } from '@saccade/spec';
 import { describe, expect, it } from 'vitest';
 import { deadUrl, lineWalkSuite, startLineWalkService } from '../test/line-walk-service';
 import { RemoteEnvError } from './remote-env-error';
@@ -106,6 +108,75 @@ describe.skipIf(lineWalk.skip)("saccade/Remote-v1 against VAGEN main's GymServic
       await spare.stop();
     }
   }, 30_000);
+});
+
+/**
+ * The info VAGEN main's FrozenLake (`vagen/envs/frozenlake/frozenlake_env.py`, free_think) returns
+ * from a step, as its GymService sends it unchanged: `parse_response`'s result at the top
+ * (format_correct among it), then `metrics` and `success`.
+ */
+function frozenLakeStepInfo(response: string, { wellFormed }: { wellFormed: boolean }) {
+  return wellFormed
+    ? {
+        llm_raw_response: response,
+        llm_response: '<think>The goal is left of me.</think><answer>Left</answer>',
+        perception_content: '',
+        reasoning_content: 'The goal is left of me.',
+        prediction_content: '',
+        action_content: 'left',
+        actions: ['left'],
+        format_correct: true,
+        metrics: { turn_metrics: { action_is_valid: true, action_is_effective: true }, traj_metrics: { success: false } },
+        success: false,
+      }
+    : {
+        llm_raw_response: response,
+        llm_response: '<think></think><answer></answer>',
+        perception_content: '',
+        reasoning_content: '',
+        prediction_content: '',
+        action_content: '',
+        actions: [],
+        format_correct: false,
+        metrics: { turn_metrics: { action_is_valid: false, action_is_effective: false }, traj_metrics: { success: false } },
+        success: false,
+      };
+}
+
+describe("saccade/Remote-v1 and VAGEN's step info", () => {
+  it("copies the top-level format_correct of VAGEN's envs into metrics, beside the flattened turn and trajectory metrics", async () => {
+    // A text-mode FrozenLake session as VAGEN's remote service answers it (multipart/mixed, JSON part "data").
+    const server = createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        const sent = decodeMultipartBody(request.headers['content-type'] ?? '', Buffer.concat(chunks)).data as { params?: { action_str?: string } };
+        const action = sent.params?.action_str ?? '';
+        const data =
+          request.url === '/connect'
+            ? { session_id: 'frozen-1', obs: ' _  P  G \n', info: {} }
+            : { obs: ' P  _  G \n', reward: 0, done: false, info: frozenLakeStepInfo(action, { wellFormed: action.includes('</answer>') }) };
+        const encoded = encodeMultipartBody({ data, images: [] }, 'mixed');
+        response.writeHead(200, { 'content-type': encoded.contentType }).end(encoded.body);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const env = new VagenRemoteEnv({ baseUrls: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, envConfig: { env_name: 'frozenlake' } });
+    try {
+      await env.reset({ seed: 0 });
+      const right = '<think>The goal is left of me.</think><answer>Left</answer>';
+      const kept = await env.step(right);
+      expect(kept.info).toEqual({ ...frozenLakeStepInfo(right, { wellFormed: true }), metrics: { action_is_valid: true, action_is_effective: true, success: false, format_correct: true } });
+      expect(formatCorrectOf(kept.info)).toBe(true);
+      const broken = await env.step('Left');
+      expect(broken.info.metrics).toEqual({ action_is_valid: false, action_is_effective: false, success: false, format_correct: false });
+      expect(formatCorrectOf(broken.info)).toBe(false);
+    } finally {
+      await env.close();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
 });
 
 describe('saccade/Remote-v1 options', () => {

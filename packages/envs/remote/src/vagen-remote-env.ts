@@ -69,8 +69,9 @@ let nextStart = 0;
  * VAGEN's own `GymService`, or `saccade serve env`). The first `reset` opens a session on one
  * server of the pool (`POST /connect` with the seed: connect and reset in one round trip), later
  * ones reset it (`POST /call`); every call of the session goes to that server. Images travel as
- * multipart parts in the order of the `<image>` placeholders; `info.success` becomes
- * `metrics.success`.
+ * multipart parts in the order of the `<image>` placeholders; VAGEN's `turn_metrics` and
+ * `traj_metrics` become `metrics`, and the top-level `info.success` and `info.format_correct` (its
+ * envs' parse result) become `metrics.success` and `metrics.format_correct`.
  *
  * Failures: a connect that fails moves along the URL pool (`failoverAfterFailures`), with retries
  * and exponential backoff. A step is retried only when the server cannot have taken it (connection
@@ -290,7 +291,7 @@ export class VagenRemoteEnv implements Env {
     return { text, images: answer.images };
   }
 
-  /** VAGEN's info, with Saccade's metrics: VAGEN's turn and trajectory metrics flattened, and `success`. */
+  /** VAGEN's info, with Saccade's metrics: VAGEN's turn and trajectory metrics flattened, `success` and `format_correct`. */
   #info(raw: unknown): EnvInfo {
     const info = typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? { ...(raw as Record<string, unknown>) } : {};
     const metrics: Record<string, number | boolean> = {};
@@ -307,6 +308,11 @@ export class VagenRemoteEnv implements Env {
     }
     const success = info.success ?? info.is_success;
     if (success !== undefined) metrics.success = success === true || success === 1;
+    // VAGEN's envs put their response parser's result at the top of a step's info (FrozenLake,
+    // Sokoban: `info.update(parse_response(...))`), its `format_correct` with it; Saccade's readers
+    // look for it in metrics. A format_correct among the metrics wins.
+    const format = info.format_correct;
+    if (metrics.format_correct === undefined && (typeof format === 'boolean' || format === 0 || format === 1)) metrics.format_correct = format === true || format === 1;
     return { ...info, metrics };
   }
 }
