@@ -125,6 +125,8 @@ export type { ParseTaskLineOptions, ReadTaskFileOptions } from './tasks/read-tas
 export { formatTaskLine, writeTaskFile } from './tasks/write-task-file';
 export { indexForSeed } from './tasks/task-source';
 export type { TaskSource } from './tasks/task-source';
+export { getTaskSourceSpec, listTaskSources, makeTaskSource, registerTaskSource, TASK_SOURCE_ID_PATTERN, unregisterTaskSource } from './tasks/task-source-registry';
+export type { RegisterTaskSourceOptions, TaskSourceSpec } from './tasks/task-source-registry';
 export { ArrayTaskSource } from './tasks/array-task-source';
 export type { ArrayTaskSourceOptions } from './tasks/array-task-source';
 export { TaskFileSource } from './tasks/task-file-source';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getAnswerChecker, registerTool } from '@saccade/core';
 import { GROUNDED_VISUAL_SEARCH_ID, GroundedSearchEnv, registerGroundingEnvs, scoreGroundedEpisode } from '@saccade/env-grounded';
-import { createVisualSearchSource } from '@saccade/env-procedural';
+import { createVisualSearchSource, registerProceduralTaskSources } from '@saccade/env-procedural';
 import { VisionLanguageModel } from '@saccade/models';
 import { initTensor } from '@saccade/tensor';
 import { createPointCropTool, pointCropTool } from '@saccade/tool-zoom';
@@ -56,6 +56,8 @@ console.log(chainOf(backtracking), '\n');
 // 4. SFT of the built-in model (tiny preset) on the file: the same trainSft that trains on the oracle's
 // episodes, here with the file as its demonstrations and one held-out episode of the grounded env.
 await initTensor();
+// saccade/GroundedVisualSearch-v1 builds its tasks with env-procedural's registered visual-search source.
+registerProceduralTaskSources();
 registerGroundingEnvs();
 const model = VisionLanguageModel.create({ preset: 'tiny', seed: 0, config: { maxSequenceLength: 1024 } });
 const losses = [];

@@ -8,7 +8,6 @@ import { layerOf, layerViolations, readLayerPackages, type AllowedViolation, typ
 const root = resolve(import.meta.dirname, '..', '..', '..');
 
 const ALLOWED: readonly AllowedViolation[] = [
-  { from: '@saccade/env-grounded', to: '@saccade/env-procedural', reason: 'the grounded envs build their tasks with procedural scene generators' },
   { from: '@saccade/datagen', to: '@saccade/env-grounded', reason: "the env comes from the registry, but datagen still builds the grounded prompts, chain turns and noisy agent's calls and scores samples with env-grounded's parsers and reward sets" },
 ];
 

@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { checkEnv, getAnswerChecker, makeEnv, registerTool } from '@saccade/core';
 import { distinctPoints, GROUNDED_VISUAL_SEARCH_ID, registerGroundingEnvs, scoreGroundedEpisode } from '@saccade/env-grounded';
+import { registerProceduralTaskSources } from '@saccade/env-procedural';
 import { createPointCropTool, pointCropTool } from '@saccade/tool-zoom';
 
 // A reward set on a hand-written response.
@@ -15,8 +16,10 @@ const scored = scoreGroundedEpisode('vigorl-single-turn', {
 assert.deepEqual([scored.reward, scored.terms], [1, { accuracy: 0.5, groundedFormat: 0.5 }]);
 assert.deepEqual(distinctPoints([{ x: 0, y: 0 }, { x: 5, y: 5 }, { x: 10, y: 0 }]), [{ x: 0, y: 0 }, { x: 10, y: 0 }]);
 
-// The registered procedural env passes the conformance check; it crops with the registered point crop.
+// The registered procedural env passes the conformance check; it crops with the registered point
+// crop and builds its tasks with env-procedural's registered visual-search source.
 registerTool(pointCropTool, { create: createPointCropTool });
+registerProceduralTaskSources();
 registerGroundingEnvs();
 const report = await checkEnv(() => makeEnv(GROUNDED_VISUAL_SEARCH_ID, { split: 'test' }), { timeoutMs: 30_000 });
 assert.equal(report.ok, true, JSON.stringify(report.failures));

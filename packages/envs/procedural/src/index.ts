@@ -8,8 +8,10 @@ export {
   SVG_RECONSTRUCTION_ID,
   VISUAL_SEARCH_ID,
   createProceduralVqaEnv,
+  proceduralTaskSourceId,
   registerProceduralAnswerCheckers,
   registerProceduralEnvs,
+  registerProceduralTaskSources,
 } from './register-procedural-envs';
 
 // The common machinery: sources, splits, difficulty.

@@ -1,4 +1,4 @@
-import { checkEnv, findAnswerChecker, getAnswerChecker, listEnvs, makeEnv, memoryTaskSchema, oracleAnswer, unregisterEnv, VISION_QA_ID } from '@saccade/core';
+import { checkEnv, findAnswerChecker, getAnswerChecker, getTaskSourceSpec, listEnvs, listTaskSources, makeEnv, makeTaskSource, memoryTaskSchema, oracleAnswer, unregisterEnv, VISION_QA_ID } from '@saccade/core';
 import { registerVqaEnvs } from '@saccade/env-vqa';
 import { InvalidStateError } from '@saccade/spec';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -26,6 +26,17 @@ describe('registerProceduralEnvs', () => {
     const result = await env.step(`<answer>${oracleAnswer(task)}</answer>`);
     expect(result).toMatchObject({ reward: 1, terminated: true, info: { metrics: { success: true }, dataset: generator.dataset } });
     await env.close();
+  });
+
+  it('registers each generator as a task source: the same tasks by id', async () => {
+    registerProceduralEnvs();
+    expect(listTaskSources()).toEqual(expect.arrayContaining(['saccade/charts', 'saccade/counting', 'saccade/geometry', 'saccade/gui-grounding', 'saccade/visual-search']));
+    expect(getTaskSourceSpec('saccade/visual-search')?.options).toEqual(['split', 'difficulty', 'size', 'question', 'targetColour', 'targetGrid']);
+    const source = makeTaskSource('saccade/visual-search', { split: 'test', difficulty: 0.2 });
+    expect(source.description).toBe('procedural visual-search (test split, difficulty 0.2)');
+    const generator = PROCEDURAL_VQA_ENVS.find((entry) => entry.generator.name === 'visual-search')!.generator;
+    expect((await source.get(4)).id).toBe((await new ProceduralSource(generator, { split: 'test', difficulty: 0.2 }).get(4)).id);
+    expect(() => makeTaskSource('saccade/charts', { kinds: ['nope'] })).toThrow(/kinds/);
   });
 
   it(`${SVG_RECONSTRUCTION_ID} passes checkEnv through makeEnv`, async () => {

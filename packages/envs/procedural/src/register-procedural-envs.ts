@@ -1,4 +1,4 @@
-import { getAnswerChecker, getEnvSpec, registerAnswerChecker, registerEnv, VISION_QA_ENV_OPTION_NAMES, VISION_QA_ID } from '@saccade/core';
+import { getAnswerChecker, getEnvSpec, registerAnswerChecker, registerEnv, registerTaskSource, VISION_QA_ENV_OPTION_NAMES, VISION_QA_ID } from '@saccade/core';
 import { InvalidArgumentError, InvalidStateError, type Env } from '@saccade/spec';
 import { chartsGenerator } from './charts/charts-generator';
 import { ProceduralSource, type GeneratorDefinition } from './common/procedural-source';
@@ -30,6 +30,30 @@ export const PROCEDURAL_VQA_ENVS: readonly { id: string; generator: GeneratorDef
   { id: VISUAL_SEARCH_ID, generator: visualSearchGenerator, description: 'A 2048 px image with one small target among distractors; multiple choice on its colour, or (question: shape) the shape of the one object of a colour; the target box is recorded.' },
   { id: GUI_GROUNDING_ID, generator: guiGroundingGenerator, description: 'Synthetic app screens; an instruction names an element; a click inside its box is correct (ScreenSpot).' },
 ];
+
+/** The task-source id of a generator: `saccade/<its name>` (`saccade/visual-search`, …). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any generator
+export const proceduralTaskSourceId = (generator: GeneratorDefinition<any>): string => `saccade/${generator.name}`;
+
+/**
+ * Registers each vision-QA generator as a task source (`saccade/charts`, `saccade/geometry`,
+ * `saccade/counting`, `saccade/visual-search`, `saccade/gui-grounding`): `makeTaskSource(id, {split,
+ * difficulty, …its own options})` is a ProceduralSource over it. Other env packages (the grounded
+ * envs) build their tasks with them through the registry, never importing this package.
+ */
+export function registerProceduralTaskSources(): void {
+  for (const { generator } of PROCEDURAL_VQA_ENVS) {
+    registerTaskSource(
+      {
+        id: proceduralTaskSourceId(generator),
+        description: `Procedural ${generator.name} tasks (${generator.dataset}), endless; split train | test, difficulty 0 to 1.`,
+        options: ['split', 'difficulty', ...generator.options],
+        create: (options) => new ProceduralSource(generator, options),
+      },
+      { override: true },
+    );
+  }
+}
 
 /**
  * The vision-QA env (`saccade/VisionQA-v1`, registered by `@saccade/env-vqa`) over a generator,
@@ -75,7 +99,8 @@ export function registerProceduralAnswerCheckers(): void {
  * Registers `saccade/Charts-v1`, `Geometry-v1`, `Counting-v1`, `VisualSearch-v1`, `GuiGrounding-v1`
  * (`saccade/VisionQA-v1` over a generator, which `registerVqaEnvs()` of `@saccade/env-vqa` has to
  * register before one is made; one turn unless `maxAttempts`) and `SvgReconstruction-v1`
- * (multi-turn; it limits its own turns), and the answer-checker aliases. Calling it again re-registers them.
+ * (multi-turn; it limits its own turns), the generators as task sources
+ * (`registerProceduralTaskSources`) and the answer-checker aliases. Calling it again re-registers them.
  */
 export function registerProceduralEnvs(): void {
   for (const { id, generator, description } of PROCEDURAL_VQA_ENVS) {
@@ -89,5 +114,6 @@ export function registerProceduralEnvs(): void {
     },
     { override: true },
   );
+  registerProceduralTaskSources();
   registerProceduralAnswerCheckers();
 }

@@ -1,6 +1,5 @@
-import { registerEnv, TaskFileSource, VISION_QA_ID, type TaskSource } from '@saccade/core';
-import { GUI_GROUNDING_ID, guiGroundingGenerator, ProceduralSource, VISUAL_SEARCH_ID, visualSearchGenerator, type GeneratorDefinition } from '@saccade/env-procedural';
-import { InvalidArgumentError } from '@saccade/spec';
+import { getTaskSourceSpec, makeTaskSource, registerEnv, TaskFileSource, VISION_QA_ID, type TaskSource, type TaskSourceSpec } from '@saccade/core';
+import { InvalidArgumentError, InvalidStateError } from '@saccade/spec';
 import { GroundedSearchEnv, type GroundedSearchEnvOptions } from './grounded-search-env';
 
 /** The grounded env over a task file, in-memory tasks or any task source. */
@@ -9,22 +8,43 @@ export const GROUNDED_SEARCH_ID = 'saccade/GroundedSearch-v1';
 export const GROUNDED_VISUAL_SEARCH_ID = 'saccade/GroundedVisualSearch-v1';
 /** The grounded env over procedural GUI screens (click an element). */
 export const GROUNDED_GUI_GROUNDING_ID = 'saccade/GroundedGuiGrounding-v1';
+// The procedural envs over the same generators (@saccade/env-procedural's ids): their tasks too.
+const VISUAL_SEARCH_ID = 'saccade/VisualSearch-v1';
+const GUI_GROUNDING_ID = 'saccade/GuiGrounding-v1';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each generator has its own settings type
-const GENERATORS: Readonly<Record<string, GeneratorDefinition<any>>> = {
-  [GROUNDED_VISUAL_SEARCH_ID]: visualSearchGenerator,
-  [VISUAL_SEARCH_ID]: visualSearchGenerator,
-  [GROUNDED_GUI_GROUNDING_ID]: guiGroundingGenerator,
-  [GUI_GROUNDING_ID]: guiGroundingGenerator,
+/**
+ * The task sources the grounded envs build their tasks with, by env id: the procedural generators,
+ * which `registerProceduralEnvs()` of @saccade/env-procedural registers (the runner registers every
+ * env package before a command runs). Reached through the task-source registry: env packages never
+ * import one another.
+ */
+export const GROUNDING_TASK_SOURCES: Readonly<Record<string, string>> = {
+  [GROUNDED_VISUAL_SEARCH_ID]: 'saccade/visual-search',
+  [VISUAL_SEARCH_ID]: 'saccade/visual-search',
+  [GROUNDED_GUI_GROUNDING_ID]: 'saccade/gui-grounding',
+  [GUI_GROUNDING_ID]: 'saccade/gui-grounding',
 };
 
 /** Env ids whose tasks `groundingTaskSource` can make. */
 export const GROUNDING_TASK_ENV_IDS = [GROUNDED_VISUAL_SEARCH_ID, GROUNDED_GUI_GROUNDING_ID, GROUNDED_SEARCH_ID, VISUAL_SEARCH_ID, GUI_GROUNDING_ID, VISION_QA_ID] as const;
 
-/** Splits env options into the generator's (split, difficulty, its own) and the env's. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any generator
-function splitOptions(generator: GeneratorDefinition<any>, options: Record<string, unknown>): { source: Record<string, unknown>; env: Record<string, unknown> } {
-  const sourceKeys = new Set(['split', 'difficulty', ...generator.options]);
+/** The registered task source an env id builds its tasks with; an InvalidStateError naming the register call when it is missing. */
+function taskSourceSpec(envId: string, sourceId: string): TaskSourceSpec {
+  const spec = getTaskSourceSpec(sourceId);
+  if (spec === undefined) {
+    throw new InvalidStateError({
+      operation: `make ${envId}`,
+      expected: `the task source ${sourceId} to be registered`,
+      actual: 'it is not',
+      message: `${envId} builds its tasks with the task source ${sourceId}, which is not registered: call registerProceduralEnvs() (or registerProceduralTaskSources()) of @saccade/env-procedural first (the saccade CLI registers it).`,
+    });
+  }
+  return spec;
+}
+
+/** Splits env options into the task source's (split, difficulty, the generator's own) and the env's. */
+function splitOptions(spec: TaskSourceSpec, options: Record<string, unknown>): { source: Record<string, unknown>; env: Record<string, unknown> } {
+  const sourceKeys = new Set(spec.options);
   const source: Record<string, unknown> = {};
   const env: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(options ?? {})) (sourceKeys.has(key) ? source : env)[key] = value;
@@ -32,13 +52,17 @@ function splitOptions(generator: GeneratorDefinition<any>, options: Record<strin
 }
 
 /**
- * The task source behind an env id: the visual-search or GUI-grounding generator (grounded or
- * plain procedural id; `options` holds split, difficulty and the generator's own options), or a task
- * file for `saccade/GroundedSearch-v1` / `saccade/VisionQA-v1` (`options.taskFile`).
+ * The task source behind an env id: the registered visual-search or GUI-grounding generator
+ * (grounded or plain procedural id; `options` holds split, difficulty and the generator's own
+ * options), or a task file for `saccade/GroundedSearch-v1` / `saccade/VisionQA-v1`
+ * (`options.taskFile`). Throws InvalidStateError when the generator's task source is not registered.
  */
 export function groundingTaskSource(envId: string, options: Record<string, unknown> = {}): TaskSource {
-  const generator = GENERATORS[envId];
-  if (generator !== undefined) return new ProceduralSource(generator, splitOptions(generator, options).source);
+  const sourceId = GROUNDING_TASK_SOURCES[envId];
+  if (sourceId !== undefined) {
+    const spec = taskSourceSpec(envId, sourceId);
+    return makeTaskSource(sourceId, splitOptions(spec, options).source);
+  }
   if (envId === GROUNDED_SEARCH_ID || envId === VISION_QA_ID) {
     const { taskFile } = options;
     if (typeof taskFile !== 'string' || taskFile.length === 0) {
@@ -53,22 +77,24 @@ export function groundingTaskSource(envId: string, options: Record<string, unkno
  * Registers `saccade/GroundedVisualSearch-v1` (the visual-search generator, V* crops),
  * `saccade/GroundedGuiGrounding-v1` (GUI grounding, web crops with a red dot) and
  * `saccade/GroundedSearch-v1` (a task file, tasks or a source: V*Bench, ScreenSpot). Options go to
- * the generator (split, difficulty, …) or the env (mode, rewardSet, preset, maxCrops, …). Calling
- * it again re-registers them.
+ * the task source (split, difficulty, the generator's own) or the env (mode, rewardSet, preset,
+ * maxCrops, …). The procedural envs' tasks come from the task-source registry when one is made
+ * (`registerProceduralEnvs()` of @saccade/env-procedural registers them), so the order of
+ * registration does not matter. Calling it again re-registers them.
  */
 export function registerGroundingEnvs(): void {
   for (const [id, description] of [
     [GROUNDED_VISUAL_SEARCH_ID, "ViGoRL's multi-turn visual search on the procedural visual-search generator: point crops (offset 182, 672 px), original + 4 crops."],
     [GROUNDED_GUI_GROUNDING_ID, "ViGoRL's multi-turn web grounding on the procedural GUI screens: point crops (offset 100, 512 px, red dot), original + 4 crops."],
   ] as const) {
-    const generator = GENERATORS[id]!;
     registerEnv<Record<string, unknown>>(
       {
         id,
         description,
         create: (options) => {
-          const { source, env } = splitOptions(generator, options);
-          return new GroundedSearchEnv({ ...(env as GroundedSearchEnvOptions), source: new ProceduralSource(generator, source), id });
+          const sourceId = GROUNDING_TASK_SOURCES[id]!;
+          const { source, env } = splitOptions(taskSourceSpec(id, sourceId), options);
+          return new GroundedSearchEnv({ ...(env as GroundedSearchEnvOptions), source: makeTaskSource(sourceId, source), id });
         },
       },
       { override: true },
