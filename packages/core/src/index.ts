@@ -32,6 +32,23 @@ export { extractTagContent } from './formats/scan-tags';
 export { splitActions } from './formats/split-actions';
 export type { SplitActionsOptions, SplitActionsResult } from './formats/split-actions';
 
+// ViGoRL's grounded-reasoning format, spoken by the grounded env and written by data generation:
+// the crop call, the turn and single-response parsers, the prompts and fixed sentences, and the
+// call format and crop budget for ToolUseWrapper.
+export { answerFitsType, callPoint, IMAGE_ZOOM_IN_TOOL, parseGroundedResponse, parseGroundedTurn, readAnswer, SEARCH_COORDINATE, searchCoordinateCall } from './grounding/grounded-turn';
+export type { GroundedResponse, GroundedTurn, ParseGroundedTurnOptions } from './grounding/grounded-turn';
+export {
+  BACKTRACK_MESSAGE,
+  budgetSpentNote,
+  cropObservation,
+  FINAL_THINK,
+  FORCED_ANSWER_PREFIX,
+  groundedTaskPrompt,
+  multiTurnSystemPrompt,
+  singleTurnSystemPrompt,
+} from './grounding/grounded-prompts';
+export { vigorlCropBudget, VIGORL_TOOL_FORMAT } from './grounding/vigorl-tool-format';
+
 // Seeded random numbers.
 export { createRng } from './random/create-rng';
 export type { Rng } from './random/create-rng';
@@ -103,8 +120,8 @@ export {
 } from './checkers/generic-checkers';
 export type { NumericCheckerOptions } from './checkers/generic-checkers';
 export { checkGeometry3K, checkGeoQA, checkUniGeo } from './checkers/geometry-checkers';
-export { boxIoU, checkBoxIoU, checkPointInBox, createBoxIoUChecker, parseBox, parsePoint, pointInBox } from './checkers/grounding-checkers';
-export type { BoundingBox } from './checkers/grounding-checkers';
+export { boxIoU, checkBoxIoU, checkPointInBox, createBoxIoUChecker, distanceToBox, parseBox, parsePoint, pointInBox, pointInImage } from './checkers/grounding-checkers';
+export type { BoundingBox, ImageSize } from './checkers/grounding-checkers';
 export { checkMapQA, normalizeEntity, parseRange } from './checkers/map-checkers';
 export { checkMathVista, checkTabMWP, mathVistaTolerance } from './checkers/math-checkers';
 export { containsWord, normalizeAnswer, normalizeVqaAnswer, numberWordValue, parseYesNo } from './checkers/normalize-answer';
@@ -133,4 +150,5 @@ export { TaskFileSource } from './tasks/task-file-source';
 export { formatInstruction, taskPrompt, vqaSystemPrompt } from './tasks/task-prompt';
 export type { AnswerFormat } from './tasks/task-prompt';
 export { oracleAnswer } from './tasks/oracle-answer';
+export { targetBoxOf } from './tasks/target-box';
 export { VISION_QA_ENV_OPTION_NAMES, VISION_QA_ID } from './tasks/vision-qa-id';

@@ -5,8 +5,12 @@
 // each task, and sampling gets exactly the generations MCTS spent there. --sweep repeats it for
 // easier and harder agents and for other MCTS settings.
 import { parseArgs } from 'node:util';
+import { registerGroundingEnvs } from '@saccade/env-grounded';
 import { createVisualSearchSource } from '@saccade/env-procedural';
 import { compareSearchMethods, createNoisyGroundingAgent, TaskLookup } from '../dist/index.js';
+
+// Sampling's responses are played in saccade/GroundedSearch-v1 from the env registry.
+registerGroundingEnvs();
 
 const { values } = parseArgs({
   options: { tasks: { type: 'string', default: '40' }, seed: { type: 'string', default: '0' }, sweep: { type: 'boolean', default: false } },

@@ -28,8 +28,8 @@ export type { CountingAgent } from './search/counting-agent';
 // Data generation for SFT.
 export { generateSftData } from './generate/generate-sft-data';
 export type { GenerateSftDataOptions, GenerateSftDataResult, TaskGenerationSummary } from './generate/generate-sft-data';
-export { sampleSingleTurn } from './generate/best-of-n';
-export type { SampleSingleTurnOptions, ScoredSample } from './generate/best-of-n';
+export { sampleBestOfN } from './generate/best-of-n';
+export type { SampleBestOfNOptions, SampleSignals, ScoredSample } from './generate/best-of-n';
 export { multiTurnChat, prepareTask, singleTurnChat, singleTurnMessages } from './generate/prepare-task';
 export type { PreparedTask, PrepareTaskOptions } from './generate/prepare-task';
 export { exampleKey, selectExamples } from './generate/select-examples';

@@ -1,15 +1,14 @@
 // The package graph keeps its layers (docs/architecture.md): a new import across the plug-in row,
-// or up the stack, fails here. The allow-list holds today's exceptions while they are removed; an
-// entry that no longer happens fails too, so the list only shrinks.
+// or up the stack, fails here. The allow-list holds exceptions while they are removed; an entry that
+// no longer happens fails too, so the list only shrinks.
 import { resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { layerOf, layerViolations, readLayerPackages, type AllowedViolation, type LayerPackage } from './package-layers';
 
 const root = resolve(import.meta.dirname, '..', '..', '..');
 
-const ALLOWED: readonly AllowedViolation[] = [
-  { from: '@saccade/datagen', to: '@saccade/env-grounded', reason: "the env comes from the registry, but datagen still builds the grounded prompts, chain turns and noisy agent's calls and scores samples with env-grounded's parsers and reward sets" },
-];
+// Empty: every exception is gone. A new one needs its reason here and a row in docs/architecture.md.
+const ALLOWED: readonly AllowedViolation[] = [];
 
 describe('package layers', () => {
   const packages = readLayerPackages(root);

@@ -37,6 +37,24 @@ export function pointInBox(point: { x: number; y: number }, box: BoundingBox): b
   return point.x >= Math.min(x1, x2) && point.x <= Math.max(x1, x2) && point.y >= Math.min(y1, y2) && point.y <= Math.max(y1, y2);
 }
 
+/** The size of an image as a model saw it, in pixels. */
+export interface ImageSize {
+  width: number;
+  height: number;
+}
+
+/** The point lies on the image: 0 ≤ x < width and 0 ≤ y < height (pixels are cells, so `width` itself is off the image). */
+export function pointInImage(point: { x: number; y: number }, { width, height }: ImageSize): boolean {
+  return point.x >= 0 && point.y >= 0 && point.x < width && point.y < height;
+}
+
+/** The distance in pixels from a point to a box `[x1, y1, x2, y2]` (0 inside it, borders included). */
+export function distanceToBox(point: { x: number; y: number }, [x1, y1, x2, y2]: BoundingBox): number {
+  const dx = Math.max(x1 - point.x, 0, point.x - x2);
+  const dy = Math.max(y1 - point.y, 0, point.y - y2);
+  return Math.hypot(dx, dy);
+}
+
 /** Intersection over union of two boxes; 0 when they do not overlap or both are empty. */
 export function boxIoU(a: BoundingBox, b: BoundingBox): number {
   const [ax1, ay1, ax2, ay2] = parseBox(a)!;

@@ -1,5 +1,5 @@
 import { continueAnswer } from '@saccade/agents';
-import { parseGroundedResponse } from '@saccade/env-grounded';
+import { parseGroundedResponse } from '@saccade/core';
 import { describe, expect, it } from 'vitest';
 import { squareTask } from '../../test/scenes';
 import { prepareTask, singleTurnMessages } from '../generate/prepare-task';

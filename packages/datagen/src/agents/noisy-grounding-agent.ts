@@ -1,6 +1,5 @@
-import { createRng, parsePoints, parseToolCalls, type Point, type Rng } from '@saccade/core';
+import { callPoint, createRng, distanceToBox, parsePoints, parseToolCalls, searchCoordinateCall, type Point, type Rng } from '@saccade/core';
 import { InvalidArgumentError, InvalidStateError, partialAssistantText, type Agent, type AgentActOptions, type AgentResponse, type Message } from '@saccade/spec';
-import { callPoint, distanceToBox, searchCoordinateCall } from '@saccade/env-grounded';
 import { applyStop } from '@saccade/agents';
 import type { GroundTruth, TaskLookup } from './task-lookup';
 

@@ -1,7 +1,6 @@
-import { oracleAnswer, type BoundingBox, type VisionQATask } from '@saccade/core';
+import { oracleAnswer, targetBoxOf, type BoundingBox, type ImageSize, type VisionQATask } from '@saccade/core';
 import { contentHash, imageSize, loadImage } from '@saccade/image';
 import { InvalidArgumentError, type ImageData, type Message } from '@saccade/spec';
-import { targetBoxOf, type ImageSize } from '@saccade/env-grounded';
 
 /** What a scripted agent knows of a task: where the answer lies and what to answer. */
 export interface GroundTruth {

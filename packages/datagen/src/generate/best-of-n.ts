@@ -1,64 +1,77 @@
-import type { Agent } from '@saccade/spec';
-import { parseGroundedResponse, scoreGroundedEpisode, type GroundedReward } from '@saccade/env-grounded';
+import { parseGroundedResponse } from '@saccade/core';
+import type { Agent, Env } from '@saccade/spec';
 import { lines, type ReasoningChain } from '../search/chain-text';
-import type { PreparedTask } from './prepare-task';
-import { singleTurnMessages } from './prepare-task';
+import { playGroundedEpisodes, type PlayedGroundedEpisode } from './play-grounded-episode';
 
-/** One sampled single-turn response and how the single-turn reward set scored it. */
+/** What the env's reward set said of a played sample (its last step's `info.signals`), each 0 or 1. */
+export interface SampleSignals {
+  accuracy: number;
+  format: number;
+  /** Single turn: at least one point of `<think>` on the image. */
+  grounded?: number;
+}
+
+/** One sampled response (single turn) or episode (multi turn), played in the grounded env, and how the env scored it. */
 export interface ScoredSample {
+  /** The last response (single turn: the whole response). */
   text: string;
-  reward: GroundedReward;
-  /** The response as a chain (think lines as steps), when it has an answer. */
+  /** The episode as played: the chat, its images, the last step (the env's reward and info). */
+  played: PlayedGroundedEpisode;
+  /** The env's reward for the episode (its reward set's, on the last step). */
+  reward: number;
+  signals: SampleSignals;
+  /** The final answer the env read (`info.prediction`), when there is one. */
+  answer?: string;
+  /** A single-turn response as a chain (think lines as steps), when it has an answer. */
   chain?: ReasoningChain;
-  /** Correct, well formed and grounded: what best-of-n keeps. */
+  /** Correct and well formed (single turn: grounded too): what best-of-n keeps. */
   keep: boolean;
 }
 
 /**
- * How best-of-n samples one task: how many responses, at what temperature and length, in batches of
- * what size, and whether only well-formed grounded ones are kept.
+ * Which task of the env best-of-n samples, how many episodes, at what temperature and length, and
+ * whether only well-formed grounded ones are kept.
  */
-export interface SampleSingleTurnOptions {
+export interface SampleBestOfNOptions {
+  /** The task of the env to sample (its index in the env's source). */
+  taskIndex: number;
   /** Samples (generations) to draw. */
   n: number;
   temperature?: number;
   /** Token limit per response (default: the agent's). */
   maxTokens?: number;
-  /** Samples asked per `act` call (default all n in one call). */
-  batchSize?: number;
-  /** Keep only well-formed, grounded responses (default true); false keeps every correct one. */
+  /** Keep only well-formed (single turn: and grounded) responses (default true); false keeps every correct one. */
   requireWellFormed?: boolean;
   signal?: AbortSignal;
 }
 
+const signalsOf = (played: PlayedGroundedEpisode): SampleSignals => {
+  const signals = played.final.info.signals as Partial<SampleSignals> | undefined;
+  const value = (name: keyof SampleSignals) => (typeof signals?.[name] === 'number' ? signals[name] : undefined);
+  const grounded = value('grounded');
+  return { accuracy: value('accuracy') ?? 0, format: value('format') ?? 0, ...(grounded === undefined ? {} : { grounded }) };
+};
+
 /**
- * Best-of-n for one task, single turn: `n` responses sampled independently (stopping at
- * `</answer>`), each scored with `vigorl-single-turn`; the correct (and, by default, well-formed
- * and grounded) ones are marked `keep`.
+ * Best-of-n for one task: `n` episodes played one after the other in a grounded env (the
+ * single-turn `saccade/GroundedSearch-v1` for one grounded response each, stopping at
+ * `</answer>`; the multi-turn one for crop dialogues), each scored by the env's reward set as it
+ * plays; the correct and well-formed (single turn: grounded) ones are marked `keep`. The env
+ * stays the caller's.
  */
-export async function sampleSingleTurn(agent: Agent, prepared: PreparedTask, options: SampleSingleTurnOptions): Promise<ScoredSample[]> {
-  const { n, temperature = 1, maxTokens, requireWellFormed = true, signal } = options;
-  const batchSize = options.batchSize ?? n;
-  const messages = singleTurnMessages(prepared);
-  const samples: ScoredSample[] = [];
-  for (let drawn = 0; drawn < n; drawn += batchSize) {
-    const count = Math.min(batchSize, n - drawn);
-    const response = await agent.act({ messages, n: count, temperature, stop: ['</answer>'], ...(maxTokens === undefined ? {} : { maxTokens }), ...(signal ? { signal } : {}) });
-    for (const output of response.outputs) {
-      const reward = scoreGroundedEpisode('vigorl-single-turn', {
-        responses: [output.text],
-        imageSize: prepared.size,
-        target: prepared.task,
-        answerType: prepared.task.answerType,
-        checker: prepared.checker,
-      });
-      const { accuracy, format, grounded } = reward.signals;
-      const keep = accuracy === 1 && (!requireWellFormed || (format === 1 && grounded === 1));
-      const parsed = parseGroundedResponse(output.text, { answerType: prepared.task.answerType });
-      const sample: ScoredSample = { text: output.text, reward, keep };
+export async function sampleBestOfN(env: Env, agent: Agent, options: SampleBestOfNOptions): Promise<ScoredSample[]> {
+  const { taskIndex, n, temperature = 1, maxTokens, requireWellFormed = true, signal } = options;
+  const episodes = await playGroundedEpisodes(env, agent, { taskIndex, count: n, temperature, ...(maxTokens === undefined ? {} : { maxTokens }), ...(signal ? { signal } : {}) });
+  return episodes.map((played) => {
+    const text = played.responses.at(-1) ?? '';
+    const signals = signalsOf(played);
+    const prediction = played.final.info.prediction;
+    const keep = signals.accuracy === 1 && (!requireWellFormed || (signals.format === 1 && (signals.grounded ?? 1) === 1));
+    const sample: ScoredSample = { text, played, reward: played.final.reward, signals, keep, ...(typeof prediction === 'string' ? { answer: prediction } : {}) };
+    if (played.responses.length === 1) {
+      const parsed = parseGroundedResponse(text);
       if (parsed.answer !== undefined) sample.chain = { steps: lines(parsed.think ?? ''), answer: parsed.answer };
-      samples.push(sample);
     }
-  }
-  return samples;
+    return sample;
+  });
 }

@@ -1,10 +1,9 @@
-import { parsePoints, type VisionQATask } from '@saccade/core';
+import { distanceToBox, makeEnv, parsePoints, targetBoxOf, type VisionQATask } from '@saccade/core';
 import type { Agent } from '@saccade/spec';
-import { distanceToBox, targetBoxOf } from '@saccade/env-grounded';
 import { chainKey, type ReasoningChain } from '../search/chain-text';
 import { allRollouts, correctRollouts, linearizeTree } from '../search/linearize-tree';
 import { resolveMctsSettings, runMcts, type MctsSettings } from '../search/mcts';
-import { sampleSingleTurn } from './best-of-n';
+import { sampleBestOfN } from './best-of-n';
 import { prepareTask, singleTurnMessages } from './prepare-task';
 
 /** How one method did over the tasks. */
@@ -59,6 +58,8 @@ export interface CompareSearchOptions {
   agentFor: (label: string) => Agent;
   mcts?: Partial<MctsSettings>;
   temperature?: number;
+  /** The grounded env sampling plays its responses in, from the env registry (default `saccade/GroundedSearch-v1`, single turn). */
+  envId?: string;
 }
 
 const distinct = <CHAIN extends ReasoningChain>(chains: readonly CHAIN[]): CHAIN[] => [...new Map(chains.map((chain) => [chainKey(chain), chain])).values()];
@@ -75,9 +76,11 @@ function groundedCount(chains: readonly ReasoningChain[], task: VisionQATask): n
  * are judged on the distinct chains they produce (MCTS: its rollouts, a terminal node's repeats
  * counted once; sampling: its samples): how many are correct (sampling: correct, well formed and
  * grounded), the share that is correct, how many have a step inside the target box, and the SFT
- * chains they yield (MCTS: after linearisation with backtracking).
+ * chains they yield (MCTS: after linearisation with backtracking). Sampling's responses are played
+ * in the single-turn grounded env from the env registry (register the grounded envs first, as the
+ * runner does) and judged by the reward the env gave them.
  */
-export async function compareSearchMethods({ tasks, agentFor, mcts = {}, temperature = 1 }: CompareSearchOptions): Promise<SearchComparison> {
+export async function compareSearchMethods({ tasks, agentFor, mcts = {}, temperature = 1, envId = 'saccade/GroundedSearch-v1' }: CompareSearchOptions): Promise<SearchComparison> {
   const settings = resolveMctsSettings(mcts);
   const perTask: TaskComparison[] = [];
   const totals = {
@@ -85,37 +88,42 @@ export async function compareSearchMethods({ tasks, agentFor, mcts = {}, tempera
     sampling: { tasks: 0, correct: 0, grounded: 0, chains: 0, right: 0, sft: 0 },
   };
   let generations = 0;
-  for (const task of tasks) {
-    const prepared = await prepareTask(task);
-    const score = (answer: string) => (prepared.checker(answer, task).correct ? 1 : 0);
-    const tree = await runMcts(agentFor(`mcts:${task.id}`), { messages: singleTurnMessages(prepared), score }, settings);
-    const budget = tree.usage.generations;
-    generations += budget;
-    const treeCorrect = correctRollouts(tree.root);
-    // Rollouts of a terminal node repeat its chain at no cost: each distinct chain counts once.
-    const rollouts = distinct(allRollouts(tree.root).flatMap((rollout) => (rollout.answer === null ? [] : [{ steps: rollout.steps, answer: rollout.answer, reward: rollout.reward }])));
-    const samples = budget === 0 ? [] : await sampleSingleTurn(agentFor(`sampling:${task.id}`), prepared, { n: budget, temperature });
-    const sampledChains = distinct(samples.flatMap((sample) => (sample.chain === undefined ? [] : [{ ...sample.chain, keep: sample.keep }])));
-    const sampledCorrect = sampledChains.filter((chain) => chain.keep);
-    const comparison: TaskComparison = {
-      taskId: task.id,
-      generations: budget,
-      mcts: { correctChains: treeCorrect.length, groundedCorrectChains: groundedCount(treeCorrect, task), sftChains: linearizeTree(tree.root).length },
-      sampling: { correctChains: sampledCorrect.length, groundedCorrectChains: groundedCount(sampledCorrect, task), sftChains: sampledCorrect.length },
-    };
-    perTask.push(comparison);
-    for (const [name, found, chains, right] of [
-      ['mcts', comparison.mcts, rollouts.length, rollouts.filter((rollout) => rollout.reward >= 1).length],
-      ['sampling', comparison.sampling, sampledChains.length, sampledChains.filter((chain) => chain.keep).length],
-    ] as const) {
-      const total = totals[name];
-      if (found.correctChains > 0) total.tasks++;
-      total.correct += found.correctChains;
-      total.grounded += found.groundedCorrectChains;
-      total.chains += chains;
-      total.right += right;
-      total.sft += found.sftChains;
+  const env = makeEnv(envId, { tasks, mode: 'single-turn' });
+  try {
+    for (const [index, task] of tasks.entries()) {
+      const prepared = await prepareTask(task);
+      const score = (answer: string) => (prepared.checker(answer, task).correct ? 1 : 0);
+      const tree = await runMcts(agentFor(`mcts:${task.id}`), { messages: singleTurnMessages(prepared), score }, settings);
+      const budget = tree.usage.generations;
+      generations += budget;
+      const treeCorrect = correctRollouts(tree.root);
+      // Rollouts of a terminal node repeat its chain at no cost: each distinct chain counts once.
+      const rollouts = distinct(allRollouts(tree.root).flatMap((rollout) => (rollout.answer === null ? [] : [{ steps: rollout.steps, answer: rollout.answer, reward: rollout.reward }])));
+      const samples = budget === 0 ? [] : await sampleBestOfN(env, agentFor(`sampling:${task.id}`), { taskIndex: index, n: budget, temperature });
+      const sampledChains = distinct(samples.flatMap((sample) => (sample.chain === undefined ? [] : [{ ...sample.chain, keep: sample.keep }])));
+      const sampledCorrect = sampledChains.filter((chain) => chain.keep);
+      const comparison: TaskComparison = {
+        taskId: task.id,
+        generations: budget,
+        mcts: { correctChains: treeCorrect.length, groundedCorrectChains: groundedCount(treeCorrect, task), sftChains: linearizeTree(tree.root).length },
+        sampling: { correctChains: sampledCorrect.length, groundedCorrectChains: groundedCount(sampledCorrect, task), sftChains: sampledCorrect.length },
+      };
+      perTask.push(comparison);
+      for (const [name, found, chains, right] of [
+        ['mcts', comparison.mcts, rollouts.length, rollouts.filter((rollout) => rollout.reward >= 1).length],
+        ['sampling', comparison.sampling, sampledChains.length, sampledChains.filter((chain) => chain.keep).length],
+      ] as const) {
+        const total = totals[name];
+        if (found.correctChains > 0) total.tasks++;
+        total.correct += found.correctChains;
+        total.grounded += found.groundedCorrectChains;
+        total.chains += chains;
+        total.right += right;
+        total.sft += found.sftChains;
+      }
     }
+  } finally {
+    await env.close();
   }
   const statistics = (name: 'mcts' | 'sampling'): MethodStatistics => {
     const total = totals[name];

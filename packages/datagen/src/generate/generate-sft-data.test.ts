@@ -1,10 +1,10 @@
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { getAnswerChecker, type VisionQATask } from '@saccade/core';
+import { FORCED_ANSWER_PREFIX, getAnswerChecker, type VisionQATask } from '@saccade/core';
 import { createGuiGroundingSource, createVisualSearchSource } from '@saccade/env-procedural';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FORCED_ANSWER_PREFIX, scoreGroundedEpisode } from '@saccade/env-grounded';
+import { scoreGroundedEpisode } from '@saccade/env-grounded';
 import { createNoisyGroundingAgent } from '../agents/noisy-grounding-agent';
 import { TaskLookup } from '../agents/task-lookup';
 import { GroundingFileError } from '../errors/grounding-file-error';

@@ -1,16 +1,15 @@
 import { join } from 'node:path';
 import { makeEnv, type CropSettings, type PointCropPresetName, type TaskSource } from '@saccade/core';
 import { InvalidArgumentError, type Agent, type Env } from '@saccade/spec';
-import { GROUNDED_SEARCH_ID } from '@saccade/env-grounded';
 import { formatChain } from '../search/chain-text';
 import { countAgentCalls } from '../search/counting-agent';
 import { correctRollouts, linearizeTree } from '../search/linearize-tree';
 import { runMcts, type MctsSettings } from '../search/mcts';
 import { writeTreeFile } from '../search/tree-file';
 import { playChain } from './play-chain';
-import { playGroundedEpisodes, type PlayedGroundedEpisode } from './play-grounded-episode';
+import type { PlayedGroundedEpisode } from './play-grounded-episode';
 import { writeSftFile, type SftForm, type SftMethod, type SftRecord } from '../sft/sft-file';
-import { sampleSingleTurn } from './best-of-n';
+import { sampleBestOfN } from './best-of-n';
 import { prepareTask, singleTurnChat, singleTurnMessages } from './prepare-task';
 import { selectExamples } from './select-examples';
 
@@ -45,6 +44,8 @@ export interface GenerateSftDataOptions {
   crop?: Partial<CropSettings>;
   /** Crops per multi-turn example (default 4). */
   maxCrops?: number;
+  /** The grounded env the samples and chains are played in, from the env registry (default `saccade/GroundedSearch-v1`, which @saccade/env-grounded registers); it takes `source`, `mode`, `maxCrops`, `preset` and `crop`. */
+  envId?: string;
   /** Called after each task. */
   onTask?: (summary: TaskGenerationSummary) => void;
   signal?: AbortSignal;
@@ -82,16 +83,20 @@ export interface GenerateSftDataResult {
   perTask: TaskGenerationSummary[];
 }
 
+/** The grounded env over any task source (@saccade/env-grounded registers it; the runner registers every env package). */
+const GROUNDED_SEARCH_ID = 'saccade/GroundedSearch-v1';
+
 const safeName = (id: string) => id.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 120);
 
 /**
  * Makes SFT data for grounded reasoning and writes it as an SFT file: best-of-n (sample n
  * responses per task, keep the correct ones) or ViGoRL's MCTS (grow a tree per task, save it,
  * linearise it into chains with the backtracking pattern), in the single-turn form or the
- * multi-turn one (crops as turns), deduplicated and balanced by task. Multi-turn examples are
- * played in `saccade/GroundedSearch-v1`, made from the env registry (register the grounded envs
- * and their crop tool first, as the runner does): best-of-n's samples by the agent, MCTS chains by
- * a replay agent (`playChain`).
+ * multi-turn one (crops as turns), deduplicated and balanced by task. Best-of-n's samples are
+ * played by the agent in `saccade/GroundedSearch-v1` (single- or multi-turn, as the form), made from
+ * the env registry (register the grounded envs and their crop tool first, as the runner does), and
+ * kept by the reward the env gave them; multi-turn MCTS chains are played in it by a replay agent
+ * (`playChain`).
  */
 export async function generateSftData(options: GenerateSftDataOptions): Promise<GenerateSftDataResult> {
   const { method, source, taskIndices, output, form = 'single-turn', n = 8, maxPerTask = 8, seed = 0, temperature = 1, maxCrops = 4, maxTokens, signal } = options;
@@ -102,42 +107,31 @@ export async function generateSftData(options: GenerateSftDataOptions): Promise<
   const agent = countAgentCalls(options.agent);
   const records: SftRecord[] = [];
   const perTask: TaskGenerationSummary[] = [];
+  // Best-of-n plays its samples in the env of the form; MCTS plays its chains in it in multi-turn form only.
   const env: Env | undefined =
-    form === 'multi-turn' ? makeEnv(GROUNDED_SEARCH_ID, { source, mode: 'multi-turn', maxCrops, preset: options.preset ?? 'auto', ...(options.crop ? { crop: options.crop } : {}) }) : undefined;
+    method === 'best-of-n' || form === 'multi-turn'
+      ? makeEnv(options.envId ?? GROUNDED_SEARCH_ID, { source, mode: form, maxCrops, preset: options.preset ?? 'auto', ...(options.crop ? { crop: options.crop } : {}) })
+      : undefined;
   try {
     for (const index of taskIndices) {
       signal?.throwIfAborted();
       const task = await source.get(index);
-      const prepared = await prepareTask(task, { preset: options.preset ?? 'auto', ...(options.crop ? { crop: options.crop } : {}) });
       const before = agent.generations;
       const candidates: SftRecord[] = [];
       let correct = 0;
       let treeFile: string | undefined;
       const base = { taskId: task.id, dataset: task.dataset, method, form };
-      if (method === 'best-of-n' && form === 'multi-turn') {
-        const episodes = await playGroundedEpisodes(env!, agent, { taskIndex: index, count: n, temperature, ...tokenLimit, ...(signal ? { signal } : {}) });
-        episodes.forEach((played, sample) => {
-          const signals = played.final.info.signals as { accuracy?: number; format?: number } | undefined;
-          if (signals?.accuracy !== 1 || signals.format !== 1) return;
+      if (method === 'best-of-n') {
+        // The samples as played, kept by the reward the env gave them (the record is the chat as played).
+        const samples = await sampleBestOfN(env!, agent, { taskIndex: index, n, temperature, ...tokenLimit, ...(signal ? { signal } : {}) });
+        samples.forEach(({ played, keep, answer, reward }, position) => {
+          if (!keep) return;
           correct++;
-          const answer = String(played.final.info.prediction ?? '');
-          candidates.push({ ...base, id: `${task.id}-best-of-n-${sample}`, messages: played.messages, images: played.images, answer, metadata: { reward: played.final.reward, crops: played.images.length - 1 } });
-        });
-      } else if (method === 'best-of-n') {
-        const samples = await sampleSingleTurn(agent, prepared, { n, temperature, ...tokenLimit, ...(signal ? { signal } : {}) });
-        samples.forEach((sample, position) => {
-          if (!sample.keep) return;
-          correct++;
-          candidates.push({
-            ...base,
-            id: `${task.id}-best-of-n-${position}`,
-            messages: [...singleTurnChat(task), { role: 'assistant', content: sample.text }],
-            images: [prepared.image],
-            answer: sample.reward.answer ?? '',
-            metadata: { reward: sample.reward.reward },
-          });
+          const metadata = form === 'multi-turn' ? { reward, crops: played.images.length - 1 } : { reward };
+          candidates.push({ ...base, id: `${task.id}-best-of-n-${position}`, messages: played.messages, images: played.images, answer: answer ?? '', metadata });
         });
       } else {
+        const prepared = await prepareTask(task, { preset: options.preset ?? 'auto', ...(options.crop ? { crop: options.crop } : {}) });
         const mcts = { temperature, ...(maxTokens === undefined ? {} : { maxRolloutTokens: maxTokens }), ...options.mcts };
         const result = await runMcts(agent, { messages: singleTurnMessages(prepared), score: (answer) => (prepared.checker(answer, task).correct ? 1 : 0) }, { ...mcts, ...(signal ? { signal } : {}) });
         if (options.treesFolder !== undefined) {

@@ -1,8 +1,8 @@
 import { createReplayAgent } from '@saccade/agents';
+import type { ImageSize } from '@saccade/core';
 import { InvalidStateError, type Env } from '@saccade/spec';
 import { chainActions } from '../search/chain-actions';
 import type { ReasoningChain } from '../search/chain-text';
-import type { ImageSize } from '@saccade/env-grounded';
 import { playGroundedEpisode, type PlayedGroundedEpisode } from './play-grounded-episode';
 
 /** Which task of the env the chain is played on, the image its points lie on and the env's crop budget. */

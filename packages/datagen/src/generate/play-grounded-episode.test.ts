@@ -1,4 +1,5 @@
-import { FORCED_ANSWER_PREFIX, GroundedSearchEnv } from '@saccade/env-grounded';
+import { FORCED_ANSWER_PREFIX } from '@saccade/core';
+import { GroundedSearchEnv } from '@saccade/env-grounded';
 import { InvalidArgumentError, InvalidStateError } from '@saccade/spec';
 import { describe, expect, it } from 'vitest';
 import { squareTask } from '../../test/scenes';

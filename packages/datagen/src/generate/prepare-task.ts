@@ -1,7 +1,19 @@
-import { findAnswerChecker, getAnswerChecker, presetForTask, resolveCropSettings, type AnswerChecker, type CropSettings, type PointCropPresetName, type VisionQATask } from '@saccade/core';
+import {
+  findAnswerChecker,
+  getAnswerChecker,
+  groundedTaskPrompt,
+  multiTurnSystemPrompt,
+  presetForTask,
+  resolveCropSettings,
+  singleTurnSystemPrompt,
+  type AnswerChecker,
+  type CropSettings,
+  type ImageSize,
+  type PointCropPresetName,
+  type VisionQATask,
+} from '@saccade/core';
 import { imageSize, loadImage } from '@saccade/image';
 import { InvalidArgumentError, type ImageData, type Message } from '@saccade/spec';
-import { groundedTaskPrompt, multiTurnSystemPrompt, singleTurnSystemPrompt, type ImageSize } from '@saccade/env-grounded';
 
 /** A task ready to search: its image loaded, its checker and its crop settings picked. */
 export interface PreparedTask {

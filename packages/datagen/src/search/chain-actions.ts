@@ -1,5 +1,4 @@
-import { parsePoints } from '@saccade/core';
-import { FINAL_THINK, FORCED_ANSWER_PREFIX, pointInImage, searchCoordinateCall, type ImageSize } from '@saccade/env-grounded';
+import { FINAL_THINK, FORCED_ANSWER_PREFIX, parsePoints, pointInImage, searchCoordinateCall, type ImageSize } from '@saccade/core';
 import type { ReasoningChain } from './chain-text';
 
 /** The image a chain's points lie on and the crop budget of the env it is played in. */

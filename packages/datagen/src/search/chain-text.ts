@@ -1,4 +1,4 @@
-import { readAnswer } from '@saccade/env-grounded';
+import { readAnswer } from '@saccade/core';
 
 /** A linear grounded reasoning chain: thought steps (one point each, as a rule) and the answer. */
 export interface ReasoningChain {

@@ -1,4 +1,4 @@
-import { BACKTRACK_MESSAGE } from '@saccade/env-grounded';
+import { BACKTRACK_MESSAGE } from '@saccade/core';
 import { chainKey, type ReasoningChain } from './chain-text';
 import type { MctsNode, MctsRollout } from './mcts';
 

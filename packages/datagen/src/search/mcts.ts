@@ -1,6 +1,5 @@
-import { parsePoints, type Point } from '@saccade/core';
+import { parsePoints, readAnswer, type Point } from '@saccade/core';
 import { InvalidArgumentError, type Agent, type Message } from '@saccade/spec';
-import { readAnswer } from '@saccade/env-grounded';
 import { continueAnswer } from '@saccade/agents';
 import { readContinuation, thinkPrefix } from './chain-text';
 import { countAgentCalls } from './counting-agent';

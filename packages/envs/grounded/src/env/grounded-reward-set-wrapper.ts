@@ -1,7 +1,6 @@
-import { EnvWrapper, type Point, type ToolCallRecord } from '@saccade/core';
+import { callPoint, EnvWrapper, type Point, type ToolCallRecord } from '@saccade/core';
 import { IMAGE_PLACEHOLDER, InvalidStateError, quoteModelText, type Env, type EnvInfo, type EnvResetOptions, type ResetResult, type StepResult } from '@saccade/spec';
 import { scoreGroundedEpisode, type GroundedReward, type GroundedRewardSetName } from '../rewards/grounded-reward-sets';
-import { callPoint } from '../rewards/grounded-turn';
 import type { GroundedTaskEnv } from './grounded-task-env';
 
 /** The reward set, the budget it scores against and the turn limit it reports. */

@@ -1,10 +1,9 @@
 import { rmSync } from 'node:fs';
-import { checkEnv, makeEnv, type EnvWrapper } from '@saccade/core';
+import { checkEnv, FORCED_ANSWER_PREFIX, makeEnv, type EnvWrapper } from '@saccade/core';
 import { decodeImage } from '@saccade/image';
 import type { StepResult } from '@saccade/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { screenSpotFile, squareTask } from '../../test/scenes';
-import { FORCED_ANSWER_PREFIX } from './prompts';
 import { GroundedSearchEnv } from './grounded-search-env';
 import { GROUNDED_GUI_GROUNDING_ID, GROUNDED_SEARCH_ID, GROUNDED_VISUAL_SEARCH_ID, registerGroundingEnvs } from './register-grounding-envs';
 

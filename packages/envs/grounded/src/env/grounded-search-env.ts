@@ -1,12 +1,29 @@
-import { ArrayTaskSource, getAnswerChecker, oracleAnswer, POINT_CROP_PRESET_NAMES, resolveCropSettings, TaskFileSource, ToolUseWrapper, type AnswerChecker, type CropSettings, type Point, type PointCropPresetName, type TaskSource, type VisionQATask, type VisionQATaskInput } from '@saccade/core';
+import {
+  ArrayTaskSource,
+  getAnswerChecker,
+  oracleAnswer,
+  POINT_CROP_PRESET_NAMES,
+  resolveCropSettings,
+  SEARCH_COORDINATE,
+  searchCoordinateCall,
+  targetBoxOf,
+  TaskFileSource,
+  ToolUseWrapper,
+  vigorlCropBudget,
+  VIGORL_TOOL_FORMAT,
+  type AnswerChecker,
+  type CropSettings,
+  type ImageSize,
+  type Point,
+  type PointCropPresetName,
+  type TaskSource,
+  type VisionQATask,
+  type VisionQATaskInput,
+} from '@saccade/core';
 import { InvalidArgumentError, type Env, type EnvResetOptions, type ResetResult, type StepResult } from '@saccade/spec';
 import { GROUNDED_REWARD_SET_INFO, GROUNDED_REWARD_SETS, type GroundedReward, type GroundedRewardSetName } from '../rewards/grounded-reward-sets';
-import { SEARCH_COORDINATE, searchCoordinateCall } from '../rewards/grounded-turn';
-import type { ImageSize } from '../rewards/grounding-checks';
 import { GroundedRewardSetWrapper } from './grounded-reward-set-wrapper';
 import { GroundedTaskEnv } from './grounded-task-env';
-import { targetBoxOf } from './target-box';
-import { vigorlCropBudget, VIGORL_TOOL_FORMAT } from './vigorl-tool-format';
 
 /** Multi-turn: crops around points, then the answer; single-turn: one grounded response. */
 export type GroundedMode = 'single-turn' | 'multi-turn';

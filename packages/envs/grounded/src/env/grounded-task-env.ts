@@ -1,9 +1,23 @@
-import { findAnswerChecker, getAnswerChecker, indexForSeed, presetForTask, resolveCropSettings, TaskFileError, type AnswerChecker, type CropSettings, type PointCropPresetName, type TaskSource, type VisionQATask } from '@saccade/core';
+import {
+  findAnswerChecker,
+  getAnswerChecker,
+  groundedTaskPrompt,
+  indexForSeed,
+  multiTurnSystemPrompt,
+  presetForTask,
+  resolveCropSettings,
+  SEARCH_COORDINATE,
+  singleTurnSystemPrompt,
+  TaskFileError,
+  type AnswerChecker,
+  type CropSettings,
+  type ImageSize,
+  type PointCropPresetName,
+  type TaskSource,
+  type VisionQATask,
+} from '@saccade/core';
 import { imageSize, loadImage } from '@saccade/image';
 import { InvalidArgumentError, InvalidStateError, type Env, type EnvInfo, type EnvResetOptions, type ImageData, type ResetResult, type StepResult } from '@saccade/spec';
-import { SEARCH_COORDINATE } from '../rewards/grounded-turn';
-import type { ImageSize } from '../rewards/grounding-checks';
-import { groundedTaskPrompt, multiTurnSystemPrompt, singleTurnSystemPrompt } from './prompts';
 
 /** What the grounded task env serves: the tasks, the mode, the crop preset and the budget it announces. */
 export interface GroundedTaskEnvOptions {

@@ -1,8 +1,7 @@
-import { getAnswerChecker } from '@saccade/core';
+import { getAnswerChecker, pointInImage } from '@saccade/core';
 import { describe, expect, it } from 'vitest';
 import { GROUNDED_REWARD_SET_INFO, GROUNDED_REWARD_SETS, scoreGroundedEpisode, type GroundedRewardSetName } from './grounded-reward-sets';
-import { distinctPoints, groundedPoints, pointInImage } from './grounding-checks';
-import { parseGroundedTurn } from './grounded-turn';
+import { distinctPoints, groundedPoints } from './grounding-checks';
 
 // A V*-like question on an 800 × 600 image: the sign is green, option B.
 const imageSize = { width: 800, height: 600 };
@@ -105,24 +104,5 @@ describe('deepeyes: 0.8·acc + 0.2·format + 1.2·[tool used ∧ correct]', () =
       ['deepeyes', 'multi-turn', '0.8·accuracy + 0.2·format + 1.2·[tool used ∧ correct]'],
     ]);
     expect(() => score('vigorl' as GroundedRewardSetName, [answer('B')])).toThrow('expected vigorl-single-turn | vigorl-multi-turn | deepeyes');
-  });
-});
-
-describe('parseGroundedTurn', () => {
-  it('reads tool turns, answers and what is wrong with them, without throwing', () => {
-    expect(parseGroundedTurn(crop(100, 200, 'The left side (100, 200).'))).toEqual({
-      kind: 'tool',
-      wellFormed: true,
-      think: 'The left side (100, 200).',
-      call: { name: 'search_coordinate', arguments: { coordinate: [100, 200] } },
-      point: { x: 100, y: 200 },
-    });
-    expect(parseGroundedTurn(answer('B'))).toEqual({ kind: 'answer', wellFormed: true, think: 'The crop shows the sign.', answer: 'B' });
-    expect(parseGroundedTurn(`${crop(1, 2)}\n${crop(3, 4)}`).error).toBe('expected exactly <think>…</think><tool_call>…</tool_call>, found the tags <think></think><tool_call></tool_call><think></think><tool_call></tool_call>');
-    expect(parseGroundedTurn(`${crop(1, 2)}<answer>B</answer>`).wellFormed).toBe(false);
-    expect(parseGroundedTurn('Sure! ' + answer('B')).error).toBe('expected only whitespace around <think>…</think><answer>…</answer>, found "Sure!"');
-    expect(parseGroundedTurn('<think>x</think><tool_call>{"name": </tool_call>')).toMatchObject({ kind: 'invalid', wellFormed: false });
-    expect(parseGroundedTurn('<think>x</think><tool_call>{"name": "image_zoom_in_tool", "arguments": {"bbox_2d": [0, 0, 40, 40]}}</tool_call>', { toolNames: ['search_coordinate', 'image_zoom_in_tool'] })).toMatchObject({ wellFormed: true, point: { x: 20, y: 20 } });
-    for (const text of ['', '<answer>', 'x'.repeat(100_000), '<think><think></think>']) expect(parseGroundedTurn(text).wellFormed).toBe(false);
   });
 });

@@ -1,7 +1,6 @@
-import type { AnswerChecker, AnswerTarget, AnswerType, Point } from '@saccade/core';
+import { parseGroundedResponse, parseGroundedTurn, pointInImage, readAnswer, SEARCH_COORDINATE, type AnswerChecker, type AnswerTarget, type AnswerType, type ImageSize, type Point } from '@saccade/core';
 import { InvalidArgumentError } from '@saccade/spec';
-import { distinctPoints, DISTINCT_POINT_DISTANCE, groundedPoints, pointInImage, type ImageSize } from './grounding-checks';
-import { parseGroundedResponse, parseGroundedTurn, readAnswer, SEARCH_COORDINATE } from './grounded-turn';
+import { distinctPoints, DISTINCT_POINT_DISTANCE, groundedPoints } from './grounding-checks';
 
 /** The grounded reward configurations, by name (REFERENCE §6; docs/grounding.md). */
 export const GROUNDED_REWARD_SETS = ['vigorl-single-turn', 'vigorl-multi-turn', 'deepeyes'] as const;

@@ -1,18 +1,7 @@
-import { parsePoints, type Point } from '@saccade/core';
-
-/** The size of the image as the model saw it, in pixels. */
-export interface ImageSize {
-  width: number;
-  height: number;
-}
+import { parsePoints, pointInImage, type ImageSize, type Point } from '@saccade/core';
 
 /** ViGoRL's minimum distance between two crop points that count as distinct (10 px). */
 export const DISTINCT_POINT_DISTANCE = 10;
-
-/** The point lies on the image: 0 ≤ x < width and 0 ≤ y < height (pixels are cells, so `width` itself is off the image). */
-export function pointInImage(point: Point, { width, height }: ImageSize): boolean {
-  return point.x >= 0 && point.y >= 0 && point.x < width && point.y < height;
-}
 
 /** The points `(x, y)` of a text, in order, that lie on the image (points off the image ground nothing). */
 export function groundedPoints(text: string, size: ImageSize): Point[] {
@@ -33,11 +22,4 @@ export function distinctPoints(points: readonly Point[], minDistance = DISTINCT_
     if (kept.every((other) => Math.hypot(point.x - other.x, point.y - other.y) >= minDistance)) kept.push(point);
   }
   return kept;
-}
-
-/** The distance in pixels from a point to a box `[x1, y1, x2, y2]` (0 inside it, borders included). */
-export function distanceToBox(point: Point, [x1, y1, x2, y2]: readonly [number, number, number, number]): number {
-  const dx = Math.max(x1 - point.x, 0, point.x - x2);
-  const dy = Math.max(y1 - point.y, 0, point.y - y2);
-  return Math.hypot(dx, dy);
 }

@@ -1,4 +1,7 @@
-import { parseFormattedResponse, parsePoints, parseToolCalls, type AnswerType, type Point, type ToolCall } from '@saccade/core';
+import { parseFormattedResponse } from '../formats/parse-formatted-response';
+import { parsePoints, type Point } from '../formats/parse-points';
+import { parseToolCalls, type ToolCall } from '../formats/parse-tool-calls';
+import type { AnswerType } from '../tasks/vision-qa-task';
 import { quoteModelText } from '@saccade/spec';
 
 /** ViGoRL's point-crop tool name. */

@@ -1,4 +1,5 @@
-import { parseBox, type BoundingBox, type VisionQATask } from '@saccade/core';
+import { parseBox, type BoundingBox } from '../checkers/grounding-checkers';
+import type { VisionQATask } from './vision-qa-task';
 
 const isBoxLike = (value: unknown): boolean => Array.isArray(value) && value.length === 4 && value.every((part) => typeof part === 'number' && Number.isFinite(part));
 

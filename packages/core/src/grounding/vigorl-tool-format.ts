@@ -1,7 +1,8 @@
-import type { ToolBudget, ToolTurnFormat } from '@saccade/core';
+import type { ToolTurnFormat } from '../wrappers/tool-turn-format';
+import type { ToolBudget } from '../wrappers/tool-use-wrapper';
 import { IMAGE_PLACEHOLDER } from '@saccade/spec';
-import { parseGroundedTurn } from '../rewards/grounded-turn';
-import { budgetSpentNote, cropObservation, FORCED_ANSWER_PREFIX } from './prompts';
+import { budgetSpentNote, cropObservation, FORCED_ANSWER_PREFIX } from './grounded-prompts';
+import { parseGroundedTurn } from './grounded-turn';
 
 const errorObservation = (message: string) => `<observation>\nError: ${message.replaceAll(IMAGE_PLACEHOLDER, '')}\n</observation>`;
 

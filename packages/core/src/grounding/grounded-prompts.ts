@@ -1,4 +1,5 @@
-import { choiceLetter, type VisionQATask } from '@saccade/core';
+import { choiceLetter } from '../checkers/choices';
+import type { VisionQATask } from '../tasks/vision-qa-task';
 import { IMAGE_PLACEHOLDER } from '@saccade/spec';
 
 /** ViGoRL's backtracking sentence between a wrong attempt and a right one in linearised chains. */
