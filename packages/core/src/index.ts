@@ -74,6 +74,8 @@ export { untilAborted } from './abort/until-aborted';
 
 // Trajectories.
 export { trajectorySuccess } from './trajectory/trajectory-success';
+export { summarizeEpisodes } from './trajectory/summarize-episodes';
+export type { EpisodeSummary } from './trajectory/summarize-episodes';
 export { trajectorySchema } from './trajectory/trajectory-schema';
 
 // Prompt building: an episode's turns as the chat an agent reads.

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { makeEnv, PROMPT_VIEWS, type PromptView } from '@saccade/core';
+import { makeEnv, PROMPT_VIEWS, summarizeEpisodes, type PromptView } from '@saccade/core';
 import { InvalidArgumentError, type Agent, type Env, type ImageData, type RunEvent, type Trajectory } from '@saccade/spec';
 import { runEpisode, type EpisodeContext, type EpisodeSettings, type RolloutPrompt, type SamplingOptions } from './run-episode';
 import type { TrajectoryStore } from './trajectory-store';
 import { createLockstep, isBatchAgent, type Lockstep } from './lockstep-agent';
-import { trajectorySuccess } from './trajectory-filter';
 
 /**
  * What every batch of a rollout manager shares: the agent, concurrency, turn cap, prompt history
@@ -216,18 +215,10 @@ async function runBatch(resolved: ResolvedSettings, settings: RolloutSettings, r
 
 /** Batch metrics, named as the TUI reads them (`meanReward`, `success`, `episodesPerSecond`, …). */
 export function rolloutMetrics(trajectories: readonly Trajectory[], durationMs: number): Record<string, number> {
-  const episodes = trajectories.length;
-  let reward = 0;
-  let successes = 0;
-  let failed = 0;
-  let turns = 0;
+  const { episodes, failed, meanReward, success, turns, meanTurns } = summarizeEpisodes(trajectories);
   let agentMs = 0;
   let envMs = 0;
   for (const trajectory of trajectories) {
-    reward += trajectory.totalReward;
-    if (trajectorySuccess(trajectory)) successes++;
-    if (trajectory.error !== undefined) failed++;
-    turns += trajectory.turns.length;
     for (const turn of trajectory.turns) {
       agentMs += turn.timing.agentMs;
       envMs += turn.timing.envMs;
@@ -237,9 +228,9 @@ export function rolloutMetrics(trajectories: readonly Trajectory[], durationMs: 
   return {
     episodes,
     failed,
-    meanReward: episodes === 0 ? 0 : reward / episodes,
-    success: episodes === 0 ? 0 : successes / episodes,
-    meanTurns: episodes === 0 ? 0 : turns / episodes,
+    meanReward,
+    success,
+    meanTurns,
     meanAgentMs: turns === 0 ? 0 : agentMs / turns,
     meanEnvMs: turns === 0 ? 0 : envMs / turns,
     durationMs,

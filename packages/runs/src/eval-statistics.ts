@@ -1,5 +1,5 @@
-import { trajectorySuccess } from '@saccade/core';
-import { formatCorrectOf, type Trajectory } from '@saccade/spec';
+import { summarizeEpisodes, trajectorySuccess } from '@saccade/core';
+import type { Trajectory } from '@saccade/spec';
 
 /** z for a two-sided 95 % interval. */
 const Z95 = 1.959963984540054;
@@ -168,20 +168,11 @@ export function taskFamily(trajectory: Trajectory): string {
 
 /** Accuracy with its interval, per family, pass@k and tool use over an eval's trajectories. */
 export function summarizeEval(trajectories: readonly Trajectory[], samples: number): EvalSummary {
-  let successes = 0;
-  let failed = 0;
-  let reward = 0;
-  let turns = 0;
-  let formatTurns = 0;
-  let wellFormed = 0;
+  const episodes = summarizeEpisodes(trajectories);
   const families = new Map<string, { episodes: number; successes: number }>();
   const bySeed = new Map<number, { samples: number; correct: number }>();
   for (const trajectory of trajectories) {
     const success = trajectorySuccess(trajectory);
-    if (success) successes++;
-    if (trajectory.error !== undefined) failed++;
-    reward += trajectory.totalReward;
-    turns += trajectory.turns.length;
     const family = families.get(taskFamily(trajectory)) ?? { episodes: 0, successes: 0 };
     family.episodes++;
     if (success) family.successes++;
@@ -193,23 +184,14 @@ export function summarizeEval(trajectories: readonly Trajectory[], samples: numb
       if (success) seed.correct++;
       bySeed.set(episode.seed, seed);
     }
-    for (const turn of trajectory.turns) {
-      // metrics.format_correct, or the formatCorrect of trajectories stored before it was the one spelling.
-      const format = formatCorrectOf(turn.info);
-      if (format !== undefined) {
-        formatTurns++;
-        if (format) wellFormed++;
-      }
-    }
   }
-  const count = trajectories.length;
   const tools = summarizeToolUse(trajectories);
   const summary: EvalSummary = {
-    ...rate(successes, count),
-    failed,
-    meanReward: count === 0 ? 0 : reward / count,
-    meanTurns: count === 0 ? 0 : turns / count,
-    formatRate: formatTurns === 0 ? null : wellFormed / formatTurns,
+    ...rate(episodes.successes, episodes.episodes),
+    failed: episodes.failed,
+    meanReward: episodes.meanReward,
+    meanTurns: episodes.meanTurns,
+    formatRate: episodes.formatRate,
     families: Object.fromEntries([...families.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([name, family]) => [name, rate(family.successes, family.episodes)])),
     tools,
   };

@@ -1,6 +1,6 @@
 import { summarizeToolUse } from '@saccade/runs';
-import { formatCorrectOf, type Trajectory } from '@saccade/spec';
-import { trajectorySuccess } from '@saccade/rollout';
+import { summarizeEpisodes } from '@saccade/core';
+import type { Trajectory } from '@saccade/spec';
 import type { PlayedBatch, PolicyEpisodes } from './policy-episodes';
 
 /**
@@ -52,35 +52,11 @@ export async function evaluatePolicy(
   return summarizeTrajectories(played.trajectories);
 }
 
-/** Success rate, mean return, format rate and mean turns of played episodes. */
+/** Success rate, mean return, format rate and mean turns of played episodes (core's summary), and their looking metrics. */
 export function summarizeTrajectories(trajectories: readonly Trajectory[]): PolicyEvaluation {
-  const count = trajectories.length;
-  let turns = 0;
-  let formatTurns = 0;
-  let wellFormed = 0;
-  let reward = 0;
-  let successes = 0;
-  for (const trajectory of trajectories) {
-    turns += trajectory.turns.length;
-    for (const turn of trajectory.turns) {
-      // metrics.format_correct (formatCorrect where an older env still writes it); tool turns neither.
-      const format = formatCorrectOf(turn.info);
-      if (format === undefined) continue;
-      formatTurns++;
-      if (format) wellFormed++;
-    }
-    reward += trajectory.totalReward;
-    if (trajectorySuccess(trajectory)) successes++;
-  }
+  const { episodes, success, meanReward, formatRate, meanTurns } = summarizeEpisodes(trajectories);
   const looking = lookingMetrics(trajectories);
-  return {
-    episodes: count,
-    success: count === 0 ? 0 : successes / count,
-    meanReward: count === 0 ? 0 : reward / count,
-    formatRate: formatTurns === 0 ? 0 : wellFormed / formatTurns,
-    meanTurns: count === 0 ? 0 : turns / count,
-    ...(looking === undefined ? {} : { looking }),
-  };
+  return { episodes, success, meanReward, formatRate: formatRate ?? 0, meanTurns, ...(looking === undefined ? {} : { looking }) };
 }
 
 /** An evaluation as flat event metrics: its numbers and the looking metrics beside them, NaN left out. */
