@@ -89,6 +89,8 @@ function commit() {
 }
 
 const options = parseArguments(process.argv.slice(2));
+// Read when the bench starts: a commit made while it runs is not what it measured.
+const startCommit = commit();
 if (!existsSync(cli)) throw new Error(`${cli} does not exist: build the runner first (npm run setup)`);
 const recipeFile = options.config !== undefined ? resolve(options.config) : options.recipe !== undefined ? join(root, 'apps', 'runner', 'recipes', `${options.recipe}.yaml`) : undefined;
 const recipe = recipeFile === undefined ? {} : parse(readFileSync(recipeFile, 'utf8'));
@@ -166,7 +168,7 @@ process.stdout.write(
   `${JSON.stringify(
     {
       bench: 'rl',
-      commit: commit(),
+      commit: startCommit,
       env: envId,
       recipe: options.recipe ?? null,
       start,
