@@ -1,4 +1,4 @@
-import { decodeImage, imageMetadata, resize, type ImageSource, type RawImage } from '@saccade/image';
+import { averagePixels, decodeImage, imageMetadata, resize, type ImageSource } from '@saccade/image';
 
 /** One terminal cell of a thumbnail: the upper half block `▀` in `top`'s colour on `bottom`'s. */
 export interface ThumbnailCell {
@@ -29,7 +29,12 @@ export async function renderThumbnail(source: ImageSource, size: { columns: numb
   const targetWidth = Math.max(1, Math.min(width, Math.round(width * scale)));
   // An even pixel height fills whole cells.
   const targetHeight = Math.max(2, 2 * Math.round(Math.min(height, height * scale) / 2));
-  const hex = (x: number, y: number): string => averageColour(pixels, x / targetWidth, (x + 1) / targetWidth, y / targetHeight, (y + 1) / targetHeight);
+  // Each thumbnail pixel is the mean of the source pixels it covers.
+  const shrunk = averagePixels(pixels, { width: targetWidth, height: targetHeight });
+  const hex = (x: number, y: number): string => {
+    const offset = (y * targetWidth + x) * 3;
+    return `#${[0, 1, 2].map((channel) => shrunk.data[offset + channel]!.toString(16).padStart(2, '0')).join('')}`;
+  };
   const rows: Thumbnail = [];
   for (let y = 0; y < targetHeight; y += 2) {
     const row: ThumbnailCell[] = [];
@@ -37,22 +42,4 @@ export async function renderThumbnail(source: ImageSource, size: { columns: numb
     rows.push(row);
   }
   return rows;
-}
-
-/** The mean colour of the pixels whose centres lie in the box (fractions of the image's size). */
-function averageColour(image: RawImage, left: number, right: number, top: number, bottom: number): string {
-  const x0 = Math.floor(left * image.width);
-  const x1 = Math.max(x0 + 1, Math.floor(right * image.width));
-  const y0 = Math.floor(top * image.height);
-  const y1 = Math.max(y0 + 1, Math.floor(bottom * image.height));
-  const sums = [0, 0, 0];
-  let count = 0;
-  for (let y = y0; y < Math.min(y1, image.height); y++) {
-    for (let x = x0; x < Math.min(x1, image.width); x++) {
-      const offset = (y * image.width + x) * image.channels;
-      for (let channel = 0; channel < 3; channel++) sums[channel]! += image.data[offset + channel]!;
-      count++;
-    }
-  }
-  return `#${sums.map((sum) => Math.round(sum / Math.max(1, count)).toString(16).padStart(2, '0')).join('')}`;
 }

@@ -23,6 +23,7 @@ export { connectedComponents, type ConnectedComponent } from './connected-compon
 export { crop, type CropOptions } from './crop.js';
 export { resize, type ResizeFit, type ResizeKernel, type ResizeOptions, type ResizeSpec } from './resize.js';
 export { resizeBilinear } from './resize-bilinear.js';
+export { averagePixels } from './average-pixels.js';
 export {
   QWEN25_VL_MAX_PIXELS,
   QWEN25_VL_MIN_PIXELS,

@@ -6,26 +6,26 @@ import type { RgbImage } from './rgb-image';
 const LARGE_FACTOR = 8;
 
 /**
- * Decodes an encoded image (PNG/JPEG/WebP) to RGB pixels of size × size. An integer-multiple
- * size (a 256 px grid render → 64 px) is box-averaged in JS so that cell colours stay exact.
+ * Decodes an encoded image (PNG/JPEG/WebP) to RGB pixels of size × size with @saccade/image. An
+ * integer-multiple size (a 256 px grid render → 64 px) is box-averaged (`averagePixels`) so that
+ * cell colours stay exact; other sizes are stretched by libvips (lanczos3).
  */
 export async function decodeImageData(image: ImageData, size: number): Promise<RgbImage> {
-  const { default: sharp } = await import('sharp');
+  // Loaded on first use: sharp (libvips) stays out of processes that never decode, e.g. worker threads.
+  const { decodeImage } = await import('@saccade/image');
+  const square = { width: size, height: size, fit: 'fill' } as const;
   // Far larger than the model's view (a 2048-px search image): libvips decodes and shrinks in one
   // pass, ~5× faster than decoding every pixel into JS and averaging there.
   if (image.width !== undefined && image.height !== undefined && Math.min(image.width, image.height) >= LARGE_FACTOR * size) {
-    const shrunk = await sharp(image.data).removeAlpha().toColourspace('srgb').resize(size, size, { fit: 'fill' }).raw().toBuffer({ resolveWithObject: true });
-    if (shrunk.info.channels !== 3) throw new Error(`Expected 3 channels after removeAlpha; got ${shrunk.info.channels}.`);
-    return { width: size, height: size, data: new Uint8Array(shrunk.data.buffer, shrunk.data.byteOffset, shrunk.data.byteLength) };
+    return rgb(await decodeImage(image.data, { channels: 3, resize: square }));
   }
-  const decoded = await sharp(image.data).removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
-  const { width, height } = decoded.info;
-  const pixels = { width, height, data: new Uint8Array(decoded.data.buffer, decoded.data.byteOffset, decoded.data.byteLength) };
-  if (decoded.info.channels !== 3) throw new Error(`Expected 3 channels after removeAlpha; got ${decoded.info.channels}.`);
-  if ((width % size === 0 && height % size === 0) || (width === size && height === size)) return resizeRgb(pixels, size);
-  const resized = await sharp(pixels.data, { raw: { width, height, channels: 3 } })
-    .resize(size, size, { fit: 'fill' })
-    .raw()
-    .toBuffer();
-  return { width: size, height: size, data: new Uint8Array(resized.buffer, resized.byteOffset, resized.byteLength) };
+  const decoded = rgb(await decodeImage(image.data, { channels: 3 }));
+  const { width, height } = decoded;
+  if ((width % size === 0 && height % size === 0) || (width === size && height === size)) return resizeRgb(decoded, size);
+  return rgb(await decodeImage({ ...decoded, channels: 3 }, { channels: 3, resize: square }));
+}
+
+/** The decoder's pixels as the model holds them (a plain Uint8Array view, not a Buffer). */
+function rgb(image: { width: number; height: number; data: Uint8Array }): RgbImage {
+  return { width: image.width, height: image.height, data: new Uint8Array(image.data.buffer, image.data.byteOffset, image.data.byteLength) };
 }

@@ -1,35 +1,26 @@
+import { averagePixels } from '@saccade/image/pixels';
 import type { ModelConfig } from './model-config';
 import type { RgbImage } from './rgb-image';
 
 /**
  * Resizes in JS: a box average when the size is an integer multiple (an env's 256 px render to
- * 64 px keeps cell colours exact), nearest neighbour otherwise. Decoders should resize first.
+ * 64 px keeps cell colours exact; @saccade/image's `averagePixels`), nearest neighbour otherwise.
+ * Decoders should resize first.
  */
 export function resizeRgb(image: RgbImage, size: number): RgbImage {
   if (image.width === size && image.height === size) return image;
-  const data = new Uint8Array(size * size * 3);
   const boxX = image.width / size;
   const boxY = image.height / size;
-  const box = Number.isInteger(boxX) && Number.isInteger(boxY);
+  if (Number.isInteger(boxX) && Number.isInteger(boxY)) {
+    const { data } = averagePixels({ ...image, channels: 3 }, { width: size, height: size });
+    return { width: size, height: size, data };
+  }
+  const data = new Uint8Array(size * size * 3);
   for (let y = 0; y < size; y++) {
+    const sourceY = Math.min(image.height - 1, Math.floor((y + 0.5) * boxY));
     for (let x = 0; x < size; x++) {
-      for (let channel = 0; channel < 3; channel++) {
-        let value: number;
-        if (box) {
-          let sum = 0;
-          for (let dy = 0; dy < boxY; dy++) {
-            for (let dx = 0; dx < boxX; dx++) {
-              sum += image.data[((y * boxY + dy) * image.width + x * boxX + dx) * 3 + channel] ?? 0;
-            }
-          }
-          value = Math.round(sum / (boxX * boxY));
-        } else {
-          const sourceX = Math.min(image.width - 1, Math.floor((x + 0.5) * boxX));
-          const sourceY = Math.min(image.height - 1, Math.floor((y + 0.5) * boxY));
-          value = image.data[(sourceY * image.width + sourceX) * 3 + channel] ?? 0;
-        }
-        data[(y * size + x) * 3 + channel] = value;
-      }
+      const sourceX = Math.min(image.width - 1, Math.floor((x + 0.5) * boxX));
+      for (let channel = 0; channel < 3; channel++) data[(y * size + x) * 3 + channel] = image.data[(sourceY * image.width + sourceX) * 3 + channel] ?? 0;
     }
   }
   return { width: size, height: size, data };

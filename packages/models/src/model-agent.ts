@@ -21,7 +21,7 @@ export interface ModelAgentSettings {
   stop?: string[];
   /** Seed of the first call's sampler; each call without its own `seed` uses the next one (reproducible runs). */
   seed?: number;
-  /** Encoded image → RGB of the model's size (default: sharp, see decodeImageData). */
+  /** Encoded image → RGB of the model's size (default: @saccade/image, see decodeImageData). */
   decodeImage?: (image: ImageData, size: number) => Promise<RgbImage>;
   /**
    * Continue a final assistant message instead of answering after it (vLLM's
