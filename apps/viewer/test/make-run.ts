@@ -1,8 +1,8 @@
 import { appendFileSync } from 'node:fs';
 import { createMockAgent } from '@saccade/agents';
-import { makeEnv, registerEnv, ToolUseWrapper } from '@saccade/core';
+import { episodeEndEvent, makeEnv, registerEnv, ToolUseWrapper } from '@saccade/core';
 import { renderSvg } from '@saccade/image';
-import { openTrajectoryStore, runRollouts, trajectorySuccess, type TrajectoryStore } from '@saccade/rollout';
+import { openTrajectoryStore, runRollouts, type TrajectoryStore } from '@saccade/rollout';
 import { RunFolder, runPaths, trajectoriesFile } from '@saccade/runs';
 import type { Env, StepResult, Trajectory } from '@saccade/spec';
 import { zoomTool } from '@saccade/tool-zoom';
@@ -95,17 +95,7 @@ export function beginRun(folder: string, name: string, command: 'eval' | 'train'
   run.appendEvent({ type: 'run-start', time: new Date().toISOString(), runName: name, config: { command, env: { id: ENV_ID } } });
   return {
     run,
-    endEpisode: (trajectory) =>
-      run.appendEvent({
-        type: 'episode-end',
-        time: trajectory.endedAt ?? new Date().toISOString(),
-        episodeId: trajectory.id,
-        totalReward: trajectory.totalReward,
-        turns: trajectory.turns.length,
-        terminated: trajectory.terminated,
-        truncated: trajectory.truncated,
-        success: trajectorySuccess(trajectory),
-      }),
+    endEpisode: (trajectory) => run.appendEvent(episodeEndEvent(trajectory)),
   };
 }
 

@@ -74,6 +74,7 @@ export { untilAborted } from './abort/until-aborted';
 
 // Trajectories.
 export { trajectorySuccess } from './trajectory/trajectory-success';
+export { episodeEndEvent } from './trajectory/episode-end-event';
 export { summarizeEpisodes } from './trajectory/summarize-episodes';
 export type { EpisodeSummary } from './trajectory/summarize-episodes';
 export { trajectorySchema } from './trajectory/trajectory-schema';

@@ -1,4 +1,4 @@
-import { abortableDelay, buildMessages, type HistoryTurn, type PromptView } from '@saccade/core';
+import { abortableDelay, buildMessages, episodeEndEvent, type HistoryTurn, type PromptView } from '@saccade/core';
 import {
   InvalidArgumentError,
   type Agent,
@@ -16,7 +16,6 @@ import {
   type TurnPrompt,
 } from '@saccade/spec';
 import { storeObservation } from './store-observation';
-import { trajectorySuccess } from './trajectory-filter';
 
 /** One start state: an env id, a seed and options. Each prompt is played `groupSize` times. */
 export interface RolloutPrompt {
@@ -199,18 +198,7 @@ export async function runEpisode(context: Omit<EpisodeContext, 'env'>, settings:
     }
   }
   trajectory.endedAt = new Date().toISOString();
-  settings.emit({
-    type: 'episode-end',
-    time: trajectory.endedAt,
-    episodeId,
-    totalReward: trajectory.totalReward,
-    turns: turns.length,
-    terminated: trajectory.terminated,
-    truncated: trajectory.truncated,
-    success: trajectorySuccess(trajectory),
-    ...(trajectory.error ? { error: trajectory.error } : {}),
-    ...stepField(settings.step),
-  });
+  settings.emit(episodeEndEvent(trajectory, settings.step));
   return { trajectory, images };
 }
 

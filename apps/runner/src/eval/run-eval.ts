@@ -1,5 +1,6 @@
 import { envFactory } from '../env-factory';
-import { openTrajectoryStore, runRollouts, trajectorySuccess, type RolloutPrompt, type TrajectoryStore } from '@saccade/rollout';
+import { episodeEndEvent } from '@saccade/core';
+import { openTrajectoryStore, runRollouts, type RolloutPrompt, type TrajectoryStore } from '@saccade/rollout';
 import type { Env, RunEvent, Trajectory } from '@saccade/spec';
 import type { RunFolder } from '@saccade/runs';
 import type { EvalAgent } from './eval-agent';
@@ -74,17 +75,7 @@ export async function runEval(config: EvalConfig, plan: EvalPlan, agent: EvalAge
       // An episode cut short by Ctrl-C is not a result: it is left out and played on --resume.
       if (options.signal?.aborted && trajectory.error !== undefined) return;
       await store.append(trajectory, images);
-      options.emit({
-        type: 'episode-end',
-        time: trajectory.endedAt ?? new Date().toISOString(),
-        episodeId: trajectory.id,
-        totalReward: trajectory.totalReward,
-        turns: trajectory.turns.length,
-        terminated: trajectory.terminated,
-        truncated: trajectory.truncated,
-        success: trajectorySuccess(trajectory),
-        ...(trajectory.error ? { error: trajectory.error } : {}),
-      });
+      options.emit(episodeEndEvent(trajectory));
       options.onEpisode?.(trajectory);
     },
   });
