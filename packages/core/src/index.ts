@@ -143,7 +143,7 @@ export { TaskFileError } from './tasks/task-file-error';
 export { describeReceived, describeZodIssue, parseTaskLine, readTaskFile } from './tasks/read-task-file';
 export type { ParseTaskLineOptions, ReadTaskFileOptions } from './tasks/read-task-file';
 export { formatTaskLine, writeTaskFile } from './tasks/write-task-file';
-export { indexForSeed } from './tasks/task-source';
+export { drawTask, indexForSeed } from './tasks/task-source';
 export type { TaskSource } from './tasks/task-source';
 export { getTaskSourceSpec, listTaskSources, makeTaskSource, registerTaskSource, TASK_SOURCE_ID_PATTERN, unregisterTaskSource } from './tasks/task-source-registry';
 export type { RegisterTaskSourceOptions, TaskSourceSpec } from './tasks/task-source-registry';

@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '@saccade/spec';
 import type { VisionQATask } from './vision-qa-task';
 
 /**
@@ -26,4 +27,15 @@ export function indexForSeed(seed: number, size: number): number {
   const whole = Math.trunc(seed);
   if (!Number.isFinite(size)) return Math.abs(whole);
   return ((whole % size) + size) % size;
+}
+
+/** The task an episode plays: `options.taskIndex` when given (checked), else the seed's (a random seed when none). */
+export async function drawTask(source: TaskSource, { seed, taskIndex }: { seed?: number; taskIndex?: unknown }): Promise<{ task: VisionQATask; index: number; seed: number }> {
+  const size = await source.size();
+  if (taskIndex !== undefined && (typeof taskIndex !== 'number' || !Number.isInteger(taskIndex) || taskIndex < 0 || taskIndex >= size)) {
+    throw new InvalidArgumentError({ argument: 'options.taskIndex', expected: `an integer from 0 to ${size - 1}`, value: taskIndex });
+  }
+  const episodeSeed = seed ?? Math.floor(Math.random() * 2 ** 31);
+  const index = (taskIndex as number | undefined) ?? indexForSeed(episodeSeed, size);
+  return { task: await source.get(index), index, seed: episodeSeed };
 }

@@ -2,7 +2,7 @@ import {
   findAnswerChecker,
   getAnswerChecker,
   groundedTaskPrompt,
-  indexForSeed,
+  drawTask,
   multiTurnSystemPrompt,
   presetForTask,
   resolveCropSettings,
@@ -17,7 +17,7 @@ import {
   type VisionQATask,
 } from '@saccade/core';
 import { imageSize, loadImage } from '@saccade/image';
-import { InvalidArgumentError, InvalidStateError, type Env, type EnvInfo, type EnvResetOptions, type ImageData, type ResetResult, type StepResult } from '@saccade/spec';
+import { InvalidStateError, type Env, type EnvInfo, type EnvResetOptions, type ImageData, type ResetResult, type StepResult } from '@saccade/spec';
 
 /** What the grounded task env serves: the tasks, the mode, the crop preset and the budget it announces. */
 export interface GroundedTaskEnvOptions {
@@ -84,14 +84,7 @@ export class GroundedTaskEnv implements Env {
   }
 
   async reset({ seed, options }: EnvResetOptions = {}): Promise<ResetResult> {
-    const size = await this.source.size();
-    const requested = options?.taskIndex;
-    if (requested !== undefined && (!Number.isInteger(requested) || (requested as number) < 0 || (requested as number) >= size)) {
-      throw new InvalidArgumentError({ argument: 'options.taskIndex', expected: `an integer from 0 to ${size - 1}`, value: requested });
-    }
-    const episodeSeed = seed ?? Math.floor(Math.random() * 2 ** 31);
-    const index = (requested as number | undefined) ?? indexForSeed(episodeSeed, size);
-    const task = await this.source.get(index);
+    const { task, index, seed: episodeSeed } = await drawTask(this.source, { ...(seed === undefined ? {} : { seed }), taskIndex: options?.taskIndex });
     const image = await this.#loadImage(task, index);
     const dimensions = image.width !== undefined && image.height !== undefined ? { width: image.width, height: image.height } : await imageSize(image);
     const preset = this.#options.preset === 'auto' ? presetForTask(task) : this.#options.preset;

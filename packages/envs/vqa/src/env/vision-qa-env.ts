@@ -4,7 +4,7 @@ import {
   findAnswerChecker,
   formatTemplate,
   getAnswerChecker,
-  indexForSeed,
+  drawTask,
   OUTPUT_FORMATS,
   oracleAnswer,
   parseFinalAnswer,
@@ -151,14 +151,7 @@ export class VisionQAEnv implements Env {
   }
 
   async reset({ seed, options }: EnvResetOptions = {}): Promise<ResetResult> {
-    const size = await this.source.size();
-    const requested = options?.taskIndex;
-    if (requested !== undefined && (!Number.isInteger(requested) || (requested as number) < 0 || (requested as number) >= size)) {
-      throw new InvalidArgumentError({ argument: 'options.taskIndex', expected: `an integer from 0 to ${size - 1}`, value: requested });
-    }
-    const episodeSeed = seed ?? Math.floor(Math.random() * 2 ** 31);
-    const index = (requested as number | undefined) ?? indexForSeed(episodeSeed, size);
-    const task = await this.source.get(index);
+    const { task, index, seed: episodeSeed } = await drawTask(this.source, { ...(seed === undefined ? {} : { seed }), taskIndex: options?.taskIndex });
     const images = await this.#loadImages(task, index);
     this.#episode = { task, index, seed: episodeSeed, images, turns: [], done: false };
     const observation = { text: taskPrompt(task, this.#settings.format), images };
