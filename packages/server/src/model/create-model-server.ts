@@ -142,7 +142,7 @@ export function createModelServer(options: ModelServerOptions = {}): SaccadeServ
         try {
           return await decodeImageData(image, config.imageSize);
         } catch (error) {
-          throw new ServerRequestError({ statusCode: 400, code: 'invalid_image', message: `Image ${index + 1} of the messages could not be decoded: ${error instanceof Error ? error.message : String(error)}.` });
+          throw new ServerRequestError({ statusCode: 400, code: 'invalid_image', message: `Image ${index + 1} of the messages could not be decoded: ${(error instanceof Error ? error.message : String(error)).replace(/\.+$/, '')}.` });
         }
       }),
     );
