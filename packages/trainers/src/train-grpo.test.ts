@@ -46,15 +46,21 @@ describe('policyExamples', () => {
   });
 });
 
+/** Seeds 1–3 played twice each by a scripted agent: right, right | wrong, wrong; right, wrong | wrong, wrong; right, wrong | wrong, right. */
+async function playThreeGroups() {
+  const model = VisionLanguageModel.create({ preset: 'tiny', seed: 0 });
+  const episodes = await createPolicyEpisodes(model, episodeSettings, model);
+  const right = (seed: number, turn: number): string => `<answer>${colourAt(seed, turn)}</answer>`;
+  const wrong = '<answer>none</answer>';
+  const responses = [right(1, 0), right(1, 1), wrong, wrong, right(2, 0), wrong, wrong, wrong, right(3, 0), wrong, wrong, right(3, 1)];
+  const batch = await episodes.play([1, 2, 3], { groupSize: 2, temperature: 1, seed: 0, agent: new MockAgent({ responses }), concurrency: 1 });
+  return { model, episodes, batch, right, wrong };
+}
+
 describe('grpoBatch', () => {
   test('reward-variance filtering keeps the most varied groups; over-turn masking drops episodes the turn cap cut; the statistics say so', async () => {
-    const model = VisionLanguageModel.create({ preset: 'tiny', seed: 0 });
-    const episodes = await createPolicyEpisodes(model, episodeSettings, model);
-    const right = (seed: number, turn: number): string => `<answer>${colourAt(seed, turn)}</answer>`;
-    const wrong = '<answer>none</answer>';
     // Returns per group (right answers): seed 1: 2 | 0 (std 1); seed 2: 1 | 0 (std 0.5); seed 3: 1 | 1 (uniform).
-    const responses = [right(1, 0), right(1, 1), wrong, wrong, right(2, 0), wrong, wrong, wrong, right(3, 0), wrong, wrong, right(3, 1)];
-    const batch = await episodes.play([1, 2, 3], { groupSize: 2, temperature: 1, seed: 0, agent: new MockAgent({ responses }), concurrency: 1 });
+    const { model, episodes, batch, right, wrong } = await playThreeGroups();
     expect(batch.trajectories.map((trajectory) => trajectory.totalReward)).toEqual([2, 0, 1, 0, 1, 1]);
     const all = await grpoBatch(episodes, batch, { score: 'return' });
     expect(all.examples).toHaveLength(8);
@@ -80,14 +86,9 @@ describe('grpoBatch', () => {
 
 describe('GiGPO (advantageEstimator: gigpo)', () => {
   test("each turn's tokens get the episode's advantage plus ω × its step advantage among the group's turns on the same state; a group whose scores tie but whose turns differ is trained", async () => {
-    const model = VisionLanguageModel.create({ preset: 'tiny', seed: 0 });
-    const episodes = await createPolicyEpisodes(model, episodeSettings, model);
-    const right = (seed: number, turn: number): string => `<answer>${colourAt(seed, turn)}</answer>`;
-    const wrong = '<answer>none</answer>';
     // Turn rewards per group (each turn of a seed shows the same square in every episode):
     // seed 1: [1, 1] | [0, 0]; seed 2: [1, 0] | [0, 0]; seed 3: [1, 0] | [0, 1] (returns tie at 1).
-    const responses = [right(1, 0), right(1, 1), wrong, wrong, right(2, 0), wrong, wrong, wrong, right(3, 0), wrong, wrong, right(3, 1)];
-    const batch = await episodes.play([1, 2, 3], { groupSize: 2, temperature: 1, seed: 0, agent: new MockAgent({ responses }), concurrency: 1 });
+    const { model, episodes, batch } = await playThreeGroups();
     const gigpo = await grpoBatch(episodes, batch, { score: 'return', normalizeStd: false, advantageEstimator: 'gigpo', stepDiscount: 0.5 });
     // With γ 0.5 the turns' returns are seed 1: [1.5, 1] | [0, 0]; seed 2: [1, 0] | [0, 0]; seed 3: [1, 0] | [0.5, 1].
     // Step groups (a seed's turn 0, its turn 1), centred: seed 1 ±0.75, ±0.5; seed 2 ±0.5, 0; seed 3 ±0.25, ∓0.5.
