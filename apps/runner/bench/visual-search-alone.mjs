@@ -19,7 +19,8 @@
 import { parseArgs } from 'node:util';
 import { createVisualSearchSource } from '@saccade/env-procedural';
 import { crop } from '@saccade/image';
-import { applyChatTemplate, createAdamOptimizer, createRandom, decodeImageData, imageTokenCount, sftStep, VisionLanguageModel } from '@saccade/models';
+import { applyChatTemplate, createAdamOptimizer, createRandom, decodeImageData, imageTokenCount, VisionLanguageModel } from '@saccade/models';
+import { sftStep } from '@saccade/trainers';
 import { initTensor } from '@saccade/tensor';
 
 const { positionals, values } = parseArgs({

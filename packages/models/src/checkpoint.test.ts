@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as tf from '@tensorflow/tfjs-core';
-import { initBackend, solidImage } from '../test/helpers';
+import { initBackend, solidImage, trainStep } from '../test/helpers';
+import type { MarkedSequence } from '../test/target-token-loss.mjs';
 import {
   applyChatTemplate,
   CheckpointError,
@@ -12,9 +13,7 @@ import {
   loadCheckpoint,
   loadCheckpointWeights,
   saveCheckpoint,
-  sftStep,
   VisionLanguageModel,
-  type SftExample,
 } from './index';
 
 let folder: string;
@@ -24,7 +23,7 @@ beforeAll(async () => {
 });
 afterAll(() => rm(folder, { recursive: true, force: true }));
 
-function examples(model: VisionLanguageModel): SftExample[] {
+function examples(model: VisionLanguageModel): MarkedSequence[] {
   const sequence = applyChatTemplate(
     model.tokenizer,
     [
@@ -41,7 +40,7 @@ describe('checkpoints', () => {
     const model = VisionLanguageModel.create({ preset: 'tiny', seed: 7 });
     const optimizer = createAdamOptimizer({ learningRate: 3e-3 });
     const batch = examples(model);
-    for (let step = 0; step < 3; step++) sftStep(model, optimizer, batch);
+    for (let step = 0; step < 3; step++) trainStep(model, optimizer, batch);
     const path = join(folder, 'step-3');
     await saveCheckpoint(path, { model, optimizer, metadata: { step: 3 } });
     // Saving again over it replaces it atomically and leaves no temporary folder behind.
@@ -57,11 +56,11 @@ describe('checkpoints', () => {
     await loadCheckpointWeights(path, fresh);
     expect(await fresh.generate(options)).toEqual(await loaded.model.generate(options));
     // Adam moments and step survived: the next update is the same.
-    const next = sftStep(model, optimizer, batch).loss;
-    const nextLoaded = sftStep(loaded.model, loaded.optimizer ?? createAdamOptimizer({ learningRate: 0 }), batch).loss;
+    const next = trainStep(model, optimizer, batch).loss;
+    const nextLoaded = trainStep(loaded.model, loaded.optimizer ?? createAdamOptimizer({ learningRate: 0 }), batch).loss;
     expect(nextLoaded).toBeCloseTo(next, 5);
-    const after = sftStep(model, optimizer, batch).loss;
-    const afterLoaded = sftStep(loaded.model, loaded.optimizer ?? createAdamOptimizer({ learningRate: 0 }), batch).loss;
+    const after = trainStep(model, optimizer, batch).loss;
+    const afterLoaded = trainStep(loaded.model, loaded.optimizer ?? createAdamOptimizer({ learningRate: 0 }), batch).loss;
     expect(afterLoaded).toBeCloseTo(after, 4);
 
     optimizer.dispose();
@@ -86,8 +85,8 @@ describe('checkpoints', () => {
     expect(held(loaded.optimizer!)).toEqual(held(optimizer));
     // The next update moves both copies' weights to the same floats.
     const batch = examples(model);
-    sftStep(model, optimizer, batch);
-    sftStep(loaded.model, loaded.optimizer!, batch);
+    trainStep(model, optimizer, batch);
+    trainStep(loaded.model, loaded.optimizer!, batch);
     expect(Array.from(loaded.model.trainableVariables[0]!.dataSync())).toEqual(Array.from(model.trainableVariables[0]!.dataSync()));
     optimizer.dispose();
     loaded.optimizer?.dispose();

@@ -1,6 +1,7 @@
 import { beforeAll, expect, it } from 'vitest';
-import { initBackend } from '../test/helpers';
-import { applyChatTemplate, createAdamOptimizer, imageTokenCount, sftStep, VisionLanguageModel, type RgbImage, type SftExample } from './index';
+import { initBackend, trainStep } from '../test/helpers';
+import type { MarkedSequence } from '../test/target-token-loss.mjs';
+import { applyChatTemplate, createAdamOptimizer, imageTokenCount, VisionLanguageModel, type RgbImage } from './index';
 
 beforeAll(initBackend);
 
@@ -14,7 +15,7 @@ function dotImage(column: number, row: number, seed: number): RgbImage {
   return { width: size, height: size, data };
 }
 
-function pointingExamples(model: VisionLanguageModel, count: number, offset: number): (SftExample & { cell: [number, number] })[] {
+function pointingExamples(model: VisionLanguageModel, count: number, offset: number): (MarkedSequence & { cell: [number, number] })[] {
   const image = { data: new Uint8Array(), mediaType: 'image/png' as const };
   return Array.from({ length: count }, (_, index) => {
     const seed = index + offset;
@@ -36,7 +37,7 @@ async function pointingAccuracy(gridPointer: boolean): Promise<number> {
   const train = pointingExamples(model, 64, 0);
   const held = pointingExamples(model, 32, 1000);
   const optimizer = createAdamOptimizer({ learningRate: 1e-2 });
-  for (let step = 0; step < 40; step++) sftStep(model, optimizer, train.slice((step % 4) * 16, (step % 4) * 16 + 16));
+  for (let step = 0; step < 40; step++) trainStep(model, optimizer, train.slice((step % 4) * 16, (step % 4) * 16 + 16));
   const prompts = held.map((example) => ({ tokens: example.tokens.slice(0, example.tokens.lastIndexOf(model.tokenizer.assistantId) + 1), images: example.images ?? [] }));
   const answers = await model.generate({ prompts, temperature: 0, maxTokens: 8 });
   const right = answers.filter(([sample], index) => sample?.text === `[${held[index]!.cell[0]},${held[index]!.cell[1]}]`).length;

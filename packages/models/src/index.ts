@@ -41,18 +41,8 @@ export { createContinuingModelAgent } from './continuing-model-agent';
 export type { ModelAgentSettings, ModelGenerator } from './model-agent';
 
 // Training.
-export {
-  applyGradients,
-  applyLoss,
-  countTargets,
-  sftShardLoss,
-  clipByGlobalNorm,
-  createAdamOptimizer,
-  maskedCrossEntropy,
-  setLearningRate,
-  sftStep,
-} from './train-step';
-export type { AdamSettings, ApplyLossOptions, ApplyLossResult, ClippedGradients, SftExample, SftLossContext } from './train-step';
+export { applyGradients, applyLoss, clipByGlobalNorm, createAdamOptimizer, setLearningRate } from './train-step';
+export type { AdamSettings, ApplyLossOptions, ApplyLossResult, ClippedGradients } from './train-step';
 
 // Checkpoints.
 export { assertSameConfig, loadCheckpoint, loadCheckpointWeights, saveCheckpoint } from './checkpoint';
@@ -66,7 +56,7 @@ export type {
 export { CheckpointError } from './checkpoint-error';
 
 // Data-parallel training (worker threads).
-export { DataParallel, sftLossReference, splitIntoShards } from './parallel/data-parallel';
+export { DataParallel, splitIntoShards } from './parallel/data-parallel';
 export type { DataParallelOptions, DataParallelStepOptions, DataParallelStepResult } from './parallel/data-parallel';
 export type { LossReference, ShardLoss, ShardLossOutput } from './parallel/shard-loss';
 export { shardGradients } from './parallel/shard-gradients';

@@ -1,21 +1,19 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cellImage, initBackend, solidImage } from '../test/helpers';
+import { cellImage, initBackend, solidImage, trainStep } from '../test/helpers';
+import { batchTargetTokenLoss, type MarkedSequence } from '../test/target-token-loss.mjs';
 import {
   applyChatTemplate,
   countParameters,
   createAdamOptimizer,
   imageTokenCount,
-  maskedCrossEntropy,
   MODEL_PRESETS,
-  sftStep,
   VisionLanguageModel,
-  type SftExample,
 } from './index';
 
 beforeAll(initBackend);
 
-function example(model: VisionLanguageModel, answer: string, image = solidImage(64, [200, 30, 30])): SftExample {
+function example(model: VisionLanguageModel, answer: string, image = solidImage(64, [200, 30, 30])): MarkedSequence {
   const sequence = applyChatTemplate(
     model.tokenizer,
     [
@@ -177,7 +175,7 @@ describe('VisionLanguageModel', () => {
     const examples = [example(model, '<answer>Left</answer>')];
     const prompt = { tokens: examples[0]?.tokens.slice(0, -5) ?? [], images: examples[0]?.images ?? [] };
     const round = async (): Promise<void> => {
-      sftStep(model, optimizer, examples);
+      trainStep(model, optimizer, examples);
       await model.generate({ prompts: [prompt, prompt], n: 3, maxTokens: 6 });
       await model.generate({ prompts: [prompt], maxTokens: 3, useCache: false });
     };
@@ -197,13 +195,13 @@ it('creating and disposing a model leaves no tensors behind', () => {
 });
 
 /** Checks each named parameter's largest gradient coordinate against a central difference of the loss. */
-function expectGradientsMatchFiniteDifferences(model: VisionLanguageModel, examples: SftExample[], checked: string[]): void {
+function expectGradientsMatchFiniteDifferences(model: VisionLanguageModel, examples: MarkedSequence[], checked: string[]): void {
   // Cross-entropy plus a value term, so that the value head is checked too.
   const loss = (): tf.Scalar =>
     tf.tidy(() => {
       const inputs = model.prepare(examples);
       const { values } = model.logProbsAndValues(inputs);
-      const result = tf.add(maskedCrossEntropy(model, examples), tf.mean(tf.square(tf.sub(values, 0.5)))) as tf.Scalar;
+      const result = tf.add(batchTargetTokenLoss(model, examples), tf.mean(tf.square(tf.sub(values, 0.5)))) as tf.Scalar;
       inputs.dispose();
       return result;
     });

@@ -1,5 +1,7 @@
 import { initTensor } from '@saccade/tensor';
-import type { RgbImage } from '../src/index';
+import type * as tf from '@tensorflow/tfjs-core';
+import { applyLoss, type ApplyLossResult, type LossReference, type RgbImage, type VisionLanguageModel } from '../src/index';
+import { batchTargetTokenLoss, type MarkedSequence } from './target-token-loss.mjs';
 
 /** The process's backend (wasm here), with Saccade's kernel fixes. */
 export async function initBackend(): Promise<void> {
@@ -22,4 +24,14 @@ export function cellImage(size: number, cell: number, background: [number, numbe
     for (let x = column * cellSize; x < (column + 1) * cellSize; x++) image.data.set(mark, (y * size + x) * 3);
   }
   return image;
+}
+
+/** One optimizer step on the test loss (target-token-loss.mjs): what the model's tests train with. */
+export function trainStep(model: VisionLanguageModel, optimizer: tf.Optimizer, examples: readonly MarkedSequence[]): ApplyLossResult {
+  return applyLoss(model, optimizer, () => batchTargetTokenLoss(model, examples));
+}
+
+/** The test loss by module, for DataParallel's worker threads. */
+export function targetTokenLossReference(): LossReference {
+  return { module: new URL('./target-token-loss.mjs', import.meta.url).href, export: 'targetTokenLoss' };
 }

@@ -1,7 +1,8 @@
 export { evaluatePolicy, evaluationMetrics, lookingMetrics, summarizeTrajectories, type LookingMetrics, type PolicyEvaluation } from './evaluate-policy';
 export { createPolicyEpisodes, DEFAULT_STOP, type EpisodeSettings, type PlayedBatch, type PlayOptions, type PolicyEpisodes } from './policy-episodes';
 export { warmupCosineLearningRate } from './learning-rate-schedule';
-export { trainSft, type TrainSftResult, type TrainSftSettings } from './train-sft';
+export { sftLossReference, trainSft, type TrainSftResult, type TrainSftSettings } from './train-sft';
+export { countTargets, maskedCrossEntropy, sftShardLoss, sftStep, type SftExample, type SftLossContext } from './losses/sft-loss';
 export * from './advantages/index';
 export { trainGrpo, grpoBatch, policyExamples, policyLossReference, type GrpoAdvantageSettings, type GrpoGroupStatistics, type TrainGrpoResult, type TrainGrpoSettings } from './train-grpo';
 export { POLICY_LOSS_AGGREGATIONS, policyShardLoss, stopGradient, type PolicyExample, type PolicyLossAggregation, type PolicyLossContext } from './losses/policy-loss';

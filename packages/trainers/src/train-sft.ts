@@ -1,11 +1,14 @@
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
 import { createOracleAgent } from '@saccade/agents';
 import { createRng } from '@saccade/core';
-import { countTargets, createAdamOptimizer, DataParallel, setLearningRate, sftLossReference, type SftExample, type VisionLanguageModel } from '@saccade/models';
+import { createAdamOptimizer, DataParallel, setLearningRate, type LossReference, type VisionLanguageModel } from '@saccade/models';
 import type { EpisodeContext } from '@saccade/rollout';
 import type { Agent, RunEvent, Trajectory } from '@saccade/spec';
 import type * as tf from '@tensorflow/tfjs-core';
 import { warmupCosineLearningRate } from './learning-rate-schedule';
 import { createHeldOutEvaluator, type TimedEvaluation } from './held-out-evaluator';
+import { countTargets, type SftExample } from './losses/sft-loss';
 import { createPolicyEpisodes, type EpisodeSettings, type PlayedBatch, type PolicyEpisodes } from './policy-episodes';
 import { assertDisjointSeeds, seedRange } from './seed-range';
 import { endTrainingStep, saveTrainingCheckpoint } from './training-checkpoint';
@@ -59,6 +62,13 @@ export interface TrainSftSettings extends EpisodeSettings {
   betweenSteps?: (step: number) => Promise<{ checkpoint?: boolean } | void>;
   /** Worker threads for data-parallel steps (default: one per spare core on wasm/cpu; see DataParallel). */
   workers?: number;
+}
+
+const requireHere = createRequire(import.meta.url);
+
+/** The loss reference of SFT's masked cross-entropy (`sftShardLoss`), for DataParallel.step. */
+export function sftLossReference(): LossReference {
+  return { module: pathToFileURL(requireHere.resolve('@saccade/trainers/losses')).href, export: 'sftShardLoss' };
 }
 
 /** What a trainSft phase did: its steps, its seconds, and each held-out evaluation. */

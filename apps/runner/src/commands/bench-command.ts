@@ -8,7 +8,8 @@ import type { Output } from '../output';
 
 /** Suite name → the package folder whose `bench/bench.mjs` runs it, or the script itself (`….mjs`). */
 export const BENCH_SUITES: Readonly<Record<string, string>> = {
-  models: 'packages/models',
+  // The built-in model's SFT step and generation throughput (with --torch, against PyTorch).
+  trainers: 'packages/trainers',
   tensor: 'packages/tensor',
   rollout: 'packages/rollout',
   image: 'packages/image',

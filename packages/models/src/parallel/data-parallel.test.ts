@@ -2,26 +2,23 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as tf from '@tensorflow/tfjs-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { initBackend, solidImage } from '../../test/helpers';
+import { initBackend, solidImage, targetTokenLossReference, trainStep } from '../../test/helpers';
+import { countMarked, targetTokenLoss, type MarkedSequence } from '../../test/target-token-loss.mjs';
 import {
   applyChatTemplate,
   createAdamOptimizer,
   DataParallel,
   imageTokenCount,
-  sftLossReference,
-  sftShardLoss,
-  sftStep,
   shardGradients,
   splitIntoShards,
   VisionLanguageModel,
-  type SftExample,
 } from '../index';
 
 beforeAll(initBackend);
 
 const answers = ['<answer>Left</answer>', '<answer>Right, Up</answer>', '<answer>Up</answer>', '<answer>Down, Down, Left</answer>', '<answer>Right</answer>'];
 
-function examples(model: VisionLanguageModel): SftExample[] {
+function examples(model: VisionLanguageModel): MarkedSequence[] {
   const imageTokens = imageTokenCount(model.config);
   const image = { data: new Uint8Array(), mediaType: 'image/png' as const };
   return answers.map((answer, index) => {
@@ -56,9 +53,8 @@ it('a step with a worker thread updates the weights as a one-thread step does', 
   expect(parallel.threadCount).toBe(2);
   const before = tf.memory().numTensors;
   for (let step = 0; step < 3; step++) {
-    const expected = sftStep(single, singleOptimizer, batch);
-    const context = { targetTokens: batch.reduce((sum, example) => sum + example.lossMask.slice(1).reduce((a, b) => a + b, 0), 0) };
-    const actual = await parallel.step(shardedOptimizer, sftLossReference(), batch, context);
+    const expected = trainStep(single, singleOptimizer, batch);
+    const actual = await parallel.step(shardedOptimizer, targetTokenLossReference(), batch, { markedTokens: countMarked(batch) });
     // Shard sums round differently from the whole batch's, and Adam turns a rounding difference in a
     // near-zero gradient into a step of ±lr: after a few steps the losses agree to ~1e-5 of 4.4.
     expect(actual.loss).toBeCloseTo(expected.loss, 3);
@@ -66,7 +62,7 @@ it('a step with a worker thread updates the weights as a one-thread step does', 
   }
   // Adam's slots are created on the first step; after that nothing may grow.
   const afterFirst = tf.memory().numTensors;
-  await parallel.step(shardedOptimizer, sftLossReference(), batch, { targetTokens: 40 });
+  await parallel.step(shardedOptimizer, targetTokenLossReference(), batch, { markedTokens: 40 });
   expect(tf.memory().numTensors).toBe(afterFirst);
   expect(afterFirst).toBeGreaterThan(before);
   const a = single.getWeights();
@@ -87,11 +83,11 @@ it('a step with a worker thread updates the weights as a one-thread step does', 
 it("differentiates a shard over parts of at most maxTokens tokens and sums them: one pass's loss and gradients", () => {
   const model = VisionLanguageModel.create({ preset: 'tiny', seed: 5 });
   const batch = examples(model);
-  const context = { targetTokens: batch.reduce((sum, example) => sum + example.lossMask.slice(1).reduce((a, b) => a + b, 0), 0) };
+  const context = { markedTokens: countMarked(batch) };
   const before = tf.memory().numTensors;
-  const whole = shardGradients(model, sftShardLoss, batch, context, Infinity);
+  const whole = shardGradients(model, targetTokenLoss, batch, context, Infinity);
   // Each example is longer than half the bound: five parts of one example each.
-  const parts = shardGradients(model, sftShardLoss, batch, context, batch[0]!.tokens.length + 1);
+  const parts = shardGradients(model, targetTokenLoss, batch, context, batch[0]!.tokens.length + 1);
   expect(parts.loss).toBeCloseTo(whole.loss, 5);
   whole.gradients.forEach((gradient, index) => {
     const difference = tf.tidy(() => tf.max(tf.abs(tf.sub(gradient, parts.gradients[index]!))).dataSync()[0]!);
@@ -105,7 +101,7 @@ it("differentiates a shard over parts of at most maxTokens tokens and sums them:
 it('names a loss module that does not export the loss', async () => {
   const model = VisionLanguageModel.create({ preset: 'tiny', seed: 1 });
   const local = await DataParallel.create(model, { workers: 0 });
-  await expect(local.computeGradients({ module: sftLossReference().module, export: 'noSuchLoss' }, examples(model), {})).rejects.toThrow(
+  await expect(local.computeGradients({ module: targetTokenLossReference().module, export: 'noSuchLoss' }, examples(model), {})).rejects.toThrow(
     /exports no function noSuchLoss/,
   );
   await local.close();
@@ -117,7 +113,7 @@ it("a step fails with the error of this thread's shard, and closing while a work
   const pair = await DataParallel.create(model, { workers: 1 });
   const loss = { module: pathToFileURL(join(dirname(fileURLToPath(import.meta.url)), '../../test/main-thread-failing-loss.mjs')).href, export: 'failOnMainThread' };
   const batch = examples(model);
-  await expect(pair.computeGradients(loss, batch, { targetTokens: 10 })).rejects.toThrow("the main thread's shard failed");
+  await expect(pair.computeGradients(loss, batch, { markedTokens: 10 })).rejects.toThrow("the main thread's shard failed");
   await pair.close();
   model.dispose();
 });

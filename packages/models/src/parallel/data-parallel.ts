@@ -219,8 +219,3 @@ export class DataParallel {
     });
   }
 }
-
-/** The loss reference of the built-in masked cross-entropy (SFT), for DataParallel.step. */
-export function sftLossReference(): LossReference {
-  return { module: pathToFileURL(requireHere.resolve('@saccade/models/losses')).href, export: 'sftShardLoss' };
-}

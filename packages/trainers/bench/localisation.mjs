@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 // Does the model learn WHERE something is in the image? SFT on "where is the player?" over random
 // 4×4 boards (ice, 20% holes, a goal, the player a red disc), greedy exact match on 64 held-out
-// boards every 25 steps. Imports the built dist.
+// boards every 25 steps. Imports the built dists.
 //   node bench/localisation.mjs [preset=tiny] [learningRate=3e-3] [d=0 (preset's)] [steps=300]
 //   env: CONFIG='{"patchSize":8}' (config overrides), HOLES=0.2, FULL=1 (player fills its cell)
 import { initTensor } from '@saccade/tensor';
-import { applyChatTemplate, createAdamOptimizer, createRandom, imageTokenCount, sftStep, VisionLanguageModel } from '../dist/index.js';
+import { applyChatTemplate, createAdamOptimizer, createRandom, imageTokenCount, VisionLanguageModel } from '@saccade/models';
+import { sftStep } from '@saccade/trainers';
 await initTensor();
 const preset = process.argv[2] ?? 'tiny';
 const lr = Number(process.argv[3] ?? '3e-3');

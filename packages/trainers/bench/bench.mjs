@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Throughput of the small preset on this machine's backend (imports the BUILT dist: run `pnpm
-// build` first). Prints one JSON object. Options: --steps N, --batch N, --torch (also run the
+// Training throughput of the built-in model's small preset on this machine's backend: SFT steps
+// (forward + backward + clipping + Adam) and generation (imports the BUILT dists of
+// @saccade/models and @saccade/trainers: run `pnpm build` first). Prints one JSON object. Options: --steps N, --batch N, --torch (also run the
 // PyTorch peer on the same weights and batch), --preset tiny|small, --config '{"patchSize":16}',
 // --workers N (data-parallel worker threads besides the main one; default: one per spare core).
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -12,18 +13,8 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { backendInfo, initTensor, wasmKernelConfigs } from '@saccade/tensor';
 import * as tf from '@tensorflow/tfjs-core';
-import {
-  applyChatTemplate,
-  countTargets,
-  createAdamOptimizer,
-  DataParallel,
-  sftLossReference,
-  createRandom,
-  imageTokenCount,
-  maskedCrossEntropy,
-  sftStep,
-  VisionLanguageModel,
-} from '../dist/index.js';
+import { applyChatTemplate, createAdamOptimizer, createRandom, DataParallel, imageTokenCount, VisionLanguageModel } from '@saccade/models';
+import { countTargets, maskedCrossEntropy, sftLossReference, sftStep } from '@saccade/trainers';
 
 const argument = (name, fallback) => {
   const index = process.argv.indexOf(`--${name}`);

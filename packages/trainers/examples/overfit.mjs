@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// Teaches the tiny model four image → answer pairs, then asks it greedily.
-// Run from the repository root after `pnpm nx run @saccade/models:build`:
-//   node packages/models/examples/overfit.mjs
+// Teaches the built-in tiny model four image → answer pairs with SFT steps, then asks it greedily.
+// Run from the repository root after `pnpm nx run @saccade/trainers:build`:
+//   node packages/trainers/examples/overfit.mjs
+import { applyChatTemplate, createAdamOptimizer, imageTokenCount, VisionLanguageModel } from '@saccade/models';
 import { initTensor } from '@saccade/tensor';
-import { applyChatTemplate, createAdamOptimizer, imageTokenCount, sftStep, VisionLanguageModel } from '../dist/index.js';
+import { sftStep } from '@saccade/trainers';
 
 await initTensor();
 const model = VisionLanguageModel.create({ preset: 'tiny', seed: 0 });

@@ -1,10 +1,11 @@
 #!/usr/bin/env node
-// Where a training step's time goes, by kernel (imports the built dist). Shares, not absolute
+// Where an SFT step's time goes, by kernel (imports the built dists). Shares, not absolute
 // times, are what to read on a shared machine. Usage: node bench/profile.mjs [--preset small]
 // [--top 16] (shapes listed) [--repeats 1] (median per kernel over that many profiled steps)
 import { initTensor } from '@saccade/tensor';
 import * as tf from '@tensorflow/tfjs-core';
-import { applyChatTemplate, createAdamOptimizer, imageTokenCount, sftStep, VisionLanguageModel } from '../dist/index.js';
+import { applyChatTemplate, createAdamOptimizer, imageTokenCount, VisionLanguageModel } from '@saccade/models';
+import { sftStep } from '@saccade/trainers';
 
 const option = (name, fallback) => {
   const index = process.argv.indexOf(`--${name}`);
