@@ -31,7 +31,26 @@ export { GEOMETRY_PROBLEMS, type GeometryProblemKind, type GeometryQuery } from 
 export { countingGenerator, createCountingSource, type CountingOptions } from './counting/counting-generator';
 export { answerCountingQuery, COUNTING_QUESTIONS, RELATIONS, type CountingQuery, type CountingQuestionKind, type ObjectFilter, type Relation } from './counting/counting-questions';
 export { RADIUS, SCENE_COLOURS, SHAPES, SIZES, type SceneObject, type Shape, type Size } from './counting/counting-scene';
-export { createVisualSearchSource, TARGET_SHAPES, visualSearchGenerator, type Box, type TargetShape, type VisualSearchOptions } from './visual-search/visual-search-generator';
+export {
+  createVisualSearchSource,
+  DISTRACTOR_SHAPES,
+  RELATION_MIN_SEPARATION,
+  TARGET_RADIUS_RANGE,
+  TARGET_SHAPES,
+  VISUAL_SEARCH_LEVEL_NAMES,
+  VISUAL_SEARCH_LEVELS,
+  VISUAL_SEARCH_LOOKALIKES,
+  VISUAL_SEARCH_QUESTIONS,
+  VISUAL_SEARCH_RELATION_AXES,
+  visualSearchGenerator,
+  type Box,
+  type TargetShape,
+  type VisualSearchLevel,
+  type VisualSearchLookalikes,
+  type VisualSearchOptions,
+  type VisualSearchQuestion,
+  type VisualSearchRelationAxis,
+} from './visual-search/visual-search-generator';
 export { createGuiGroundingSource, guiGroundingGenerator, type GuiGroundingOptions } from './gui-grounding/gui-grounding-generator';
 export { guiScreenSvg, ICONS, instructionFor, type ElementRole, type GuiElement, type GuiScreen, type IconName } from './gui-grounding/gui-screen';
 export { createSvgReconstructionSource, SVG_SHAPES, SVG_SIZE, svgReconstructionGenerator, targetSvgCode, type SvgShape, type SvgShapeKind } from './svg-reconstruction/svg-reconstruction-generator';

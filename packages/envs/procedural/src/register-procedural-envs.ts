@@ -27,7 +27,7 @@ export const PROCEDURAL_VQA_ENVS: readonly { id: string; generator: GeneratorDef
   { id: CHARTS_ID, generator: chartsGenerator, description: 'Bar, grouped-bar, line and pie charts; value, extreme, difference, ratio, trend and threshold questions; ChartQA relaxed accuracy.' },
   { id: GEOMETRY_ID, generator: geometryGenerator, description: 'Triangles, parallel lines and circles drawn to scale; a missing angle or length, free answer or multiple choice; Geometry3K check.' },
   { id: COUNTING_ID, generator: countingGenerator, description: 'CLEVR-like 2D scenes: counts, extremes and spatial relations; CLEVR check.' },
-  { id: VISUAL_SEARCH_ID, generator: visualSearchGenerator, description: 'A 2048 px image with one small target among distractors; multiple choice on its colour, or (question: shape) the shape of the one object of a colour; the target box is recorded.' },
+  { id: VISUAL_SEARCH_ID, generator: visualSearchGenerator, description: "A 2048 px image with one small target among distractors; multiple choice on its colour, the shape of the object of a colour, or V*'s left/right of two objects; look-alike distractors, target size and named levels (grid, anywhere, lookalikes, two-look, relation); the target box is recorded." },
   { id: GUI_GROUNDING_ID, generator: guiGroundingGenerator, description: 'Synthetic app screens; an instruction names an element; a click inside its box is correct (ScreenSpot).' },
 ];
 

@@ -28,6 +28,12 @@ export interface GeneratorDefinition<SETTINGS> {
   checker: string;
   /** The generator's own option names (besides split and difficulty). */
   options: readonly string[];
+  /**
+   * The options a named preset stands for (a visual-search `level`), under the ones given: called
+   * before the difficulty is read, so a preset may set it. Throws InvalidArgumentError for an
+   * unknown preset. Without it the options are used as given.
+   */
+  expandOptions?(options: Record<string, unknown>): Record<string, unknown>;
   /** Validates generator-specific options (throws InvalidArgumentError) and fills defaults. */
   settings(options: Record<string, unknown>, difficulty: number): SETTINGS;
   generate(rng: Rng, settings: SETTINGS, difficulty: number): GeneratedSample;
@@ -101,8 +107,9 @@ export class ProceduralSource<SETTINGS> implements TaskSource {
     if (options === null || typeof options !== 'object') throw new InvalidArgumentError({ argument: 'options', expected: 'an object', value: options });
     this.definition = definition;
     this.split = checkSplit(options.split ?? 'train');
-    this.difficulty = checkDifficulty(options.difficulty);
-    this.settings = definition.settings(options, this.difficulty);
+    const expanded = definition.expandOptions?.(options) ?? options;
+    this.difficulty = checkDifficulty(expanded.difficulty);
+    this.settings = definition.settings(expanded, this.difficulty);
     this.description = `procedural ${definition.name} (${this.split} split, difficulty ${this.difficulty})`;
     this.#key = JSON.stringify([definition.name, this.split, this.difficulty, this.settings]);
   }
