@@ -68,6 +68,28 @@ describe('ToolUseWrapper: looking at the target', () => {
     expect((await env.step('<answer>found</answer>')).info['metrics']).toEqual({ success: true, target_hit: false });
   });
 
+  it('with targetBoxes (a relation question) the oracle looks at each box no region has held yet, then answers; hits score targetBox alone', async () => {
+    const env = new ToolUseWrapper(new FindEnvWithOracle({ targetBox: [10, 12, 20, 22], targetBoxes: [[10, 12, 20, 22], [40, 12, 50, 22]] }), { tools: [crop] });
+    await env.reset({ seed: 0 });
+    expect(await env.oracleResponse!()).toBe(call('crop', { x: 15, y: 17 }));
+    const first = await env.step(call('crop', { x: 15, y: 17 }));
+    expect((first.info['toolCalls'] as { hit: boolean }[])[0]!.hit).toBe(true);
+    expect(await env.oracleResponse!()).toBe(call('crop', { x: 45, y: 17 }));
+    const second = await env.step(call('crop', { x: 45, y: 17 }));
+    expect((second.info['toolCalls'] as { hit: boolean }[])[0]!.hit).toBe(false);
+    expect(await env.oracleResponse!()).toBe('<answer>found</answer>');
+    expect((await env.step('<answer>found</answer>')).info['metrics']).toEqual({ success: true, target_hit: true });
+
+    // A look at the second object first leaves the first to look at; a malformed list falls back to targetBox.
+    await env.reset({ seed: 1 });
+    await env.step(call('crop', { x: 45, y: 17 }));
+    expect(await env.oracleResponse!()).toBe(call('crop', { x: 15, y: 17 }));
+    const malformed = new ToolUseWrapper(new FindEnvWithOracle({ targetBox: [10, 12, 20, 22], targetBoxes: [[10, 12, 20, 22], [40, 12]] }), { tools: [crop] });
+    await malformed.reset();
+    await malformed.step(call('crop', { x: 15, y: 17 }));
+    expect(await malformed.oracleResponse!()).toBe('<answer>found</answer>');
+  });
+
   it('without a target the oracle answers at once and calls are not scored; without an inner oracle there is none', async () => {
     const plain = new ToolUseWrapper(new FindEnvWithOracle({}), { tools: [crop] });
     await plain.reset();

@@ -98,8 +98,9 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
  *
  * Where the env says where the answer is (`info.targetBox` at reset, as V*-style tasks do), each
  * call that returns a region is marked `hit` when the region holds the target, and
- * `oracleResponse()` demonstrates looking: a call of the first tool that can `lookAt` the target,
- * then the env's own answer.
+ * `oracleResponse()` demonstrates looking: a call of the first tool that can `lookAt` the target
+ * (with `info.targetBoxes`, at each named object in turn, until a region has held each), then the
+ * env's own answer.
  *
  * An env may ask for the settings its tools run with in an episode (`info.toolSettings` at reset,
  * by tool name: a crop size picked per task): those tools are made for the episode by the factory
@@ -131,6 +132,9 @@ export class ToolUseWrapper extends EnvWrapper {
   #done = false;
   #target: ImageBox | undefined;
   #hits = 0;
+  /** What the looking oracle looks at, in order (`info.targetBoxes`, else the target), and whether a call's region has held each. */
+  #lookFor: ImageBox[] = [];
+  #held: boolean[] = [];
 
   constructor(env: Env, options: ToolUseWrapperOptions) {
     super(env);
@@ -199,6 +203,9 @@ export class ToolUseWrapper extends EnvWrapper {
     this.#done = false;
     this.#target = readBox(result.info['targetBox']);
     this.#hits = 0;
+    const boxes = Array.isArray(result.info['targetBoxes']) ? (result.info['targetBoxes'] as unknown[]).map(readBox) : [];
+    this.#lookFor = boxes.length > 0 && boxes.every((box) => box !== undefined) ? (boxes as ImageBox[]) : this.#target === undefined ? [] : [this.#target];
+    this.#held = this.#lookFor.map(() => false);
     this.#results = 0;
     this.#useSettings(result.info['toolSettings']);
     return { ...result, info: { ...result.info, toolCallCount: 0 } };
@@ -341,8 +348,10 @@ export class ToolUseWrapper extends EnvWrapper {
   async #lookingOracle(inner: () => string | Promise<string>): Promise<string> {
     if (this.#episode === undefined) throw new InvalidStateError({ operation: 'oracleResponse()', expected: 'reset() to be called first', actual: 'no episode yet' });
     const looker = [...this.#episodeTools.values()].find((tool) => tool.lookAt !== undefined);
-    if (this.#target !== undefined && this.#hits === 0 && looker !== undefined && this.#toolCalls < this.maxToolCalls) {
-      const args = await looker.lookAt!([...this.#target], { images: [...this.#images] });
+    // The first box no look has held yet: the target, or each object a relation question names in turn.
+    const next = this.#lookFor.find((_, index) => !this.#held[index]);
+    if (next !== undefined && looker !== undefined && this.#toolCalls < this.maxToolCalls) {
+      const args = await looker.lookAt!([...next], { images: [...this.#images] });
       return `<tool_call>${JSON.stringify({ name: looker.name, arguments: args })}</tool_call>`;
     }
     return inner();
@@ -389,6 +398,7 @@ export class ToolUseWrapper extends EnvWrapper {
     const region = readBox(run.result.region);
     if (region !== undefined) {
       record.region = region;
+      this.#held = this.#held.map((held, index) => held || contains(region, this.#lookFor[index]!));
       if (this.#target !== undefined) {
         record.hit = contains(region, this.#target);
         if (record.hit) this.#hits += 1;

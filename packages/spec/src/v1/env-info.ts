@@ -48,6 +48,11 @@ export interface EnvInfo {
    * at reset. Readers check its shape: an env over a task file passes on what the file holds.
    */
   targetBox?: readonly number[];
+  /**
+   * Where each object the question names is, when it names more than one (V*'s relative position:
+   * two), the asked-about one first, as `targetBox`; given at reset. The looking oracle looks at each.
+   */
+  targetBoxes?: readonly (readonly number[])[];
   /** What cut the episode off when `truncated` is true, e.g. `'time-limit'`, `'tool-use-turn-limit'`. */
   truncatedBy?: string;
   /** The seed the episode was reset with. */

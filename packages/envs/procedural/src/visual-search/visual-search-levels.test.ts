@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { makeEnv, oracleAnswer, targetBoxOf } from '@saccade/core';
+import { defineTool, makeEnv, oracleAnswer, targetBoxOf, ToolUseWrapper } from '@saccade/core';
+import { clipBox, crop } from '@saccade/image';
 import { registerVqaEnvs } from '@saccade/env-vqa';
-import { InvalidArgumentError, type ImageData } from '@saccade/spec';
+import { InvalidArgumentError, type ImageData, type StandardSchemaV1 } from '@saccade/spec';
 import { describe, expect, it } from 'vitest';
 import { components, pixelsOf } from '../../test/pixels';
 import { sceneObjects, type SceneObject } from '../../test/scene-objects';
@@ -243,4 +244,55 @@ describe('visual search levels', () => {
       await env.close();
     }
   });
+
+  it("the tool-use wrapper's looking oracle plays every level to reward 1, looking at both objects of a relation", async () => {
+    registerVqaEnvs();
+    registerProceduralEnvs();
+    const calls: Record<string, number[][]> = {};
+    for (const level of VISUAL_SEARCH_LEVEL_NAMES) {
+      const env = new ToolUseWrapper(makeEnv(VISUAL_SEARCH_ID, { level, split: 'test' }), { tools: [pointCrop], maxTurns: 4 });
+      const { info } = await env.reset({ seed: 1 });
+      calls[level] = [];
+      for (let turn = 0; turn < 4; turn++) {
+        const result = await env.step(await env.oracleResponse!());
+        for (const record of (result.info['toolCalls'] as { region: number[] }[] | undefined) ?? []) calls[level].push(record.region);
+        if (result.terminated) {
+          expect([level, result.reward, result.info['metrics']]).toEqual([level, 1, expect.objectContaining({ success: true, target_hit: true })]);
+          break;
+        }
+      }
+      // Each crop holds the box it was made for: the target, then (relation) the second object.
+      const boxes = (info['targetBoxes'] as Box[] | undefined) ?? [info['targetBox'] as Box];
+      expect(calls[level].length, level).toBe(boxes.length);
+      calls[level].forEach((region, index) => expect(region[0]! <= boxes[index]![0] && region[2]! >= boxes[index]![2] && region[1]! <= boxes[index]![1] && region[3]! >= boxes[index]![3], `${level} crop ${index}`).toBe(true));
+      await env.close();
+    }
+    expect(calls['relation']).toHaveLength(2);
+  });
+});
+
+/** `{x, y}`, both numbers: a Standard Schema written out, with its JSON Schema for the tools prompt. */
+const pointSchema: StandardSchemaV1<unknown, { x: number; y: number }> = {
+  '~standard': {
+    version: 1,
+    vendor: 'saccade-test',
+    validate: (value) => {
+      const point = value as { x?: unknown; y?: unknown } | null;
+      return typeof point?.x === 'number' && typeof point.y === 'number' ? { value: { x: point.x, y: point.y } } : { issues: [{ message: 'expected {x, y}, two numbers' }] };
+    },
+    jsonSchema: { input: () => ({ type: 'object', properties: { x: { type: 'number' }, y: { type: 'number' } }, required: ['x', 'y'] }) },
+  } as StandardSchemaV1<unknown, { x: number; y: number }>['~standard'],
+};
+
+/** ViGoRL's point crop on V*: 364 px of the original around a point, seen at 128 px; it can look at a box through its centre. */
+const pointCrop = defineTool({
+  name: 'look',
+  description: 'Returns the 364-px region around (x, y) of the image at 128 px.',
+  inputSchema: pointSchema,
+  async execute({ x, y }, { images }) {
+    const box = clipBox({ x1: x - 182, y1: y - 182, x2: x + 182, y2: y + 182 }, 2048, 2048);
+    const image = await crop(images[0] as ImageData, box, { resize: { width: 128, height: 128, fit: 'fill' } });
+    return { text: `The region around (${x}, ${y}).`, images: [{ data: image.data, mediaType: 'image/png', width: 128, height: 128 }], region: [box.x1, box.y1, box.x2, box.y2] };
+  },
+  lookAt: ([x1, y1, x2, y2]) => ({ x: Math.round((x1 + x2) / 2), y: Math.round((y1 + y2) / 2) }),
 });

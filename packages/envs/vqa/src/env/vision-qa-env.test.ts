@@ -56,6 +56,18 @@ describe('VisionQAEnv: one turn', () => {
     expect('targetBox' in (await env().reset({ seed: 0 })).info).toBe(false);
   });
 
+  it("passes on the boxes of every object the question names (metadata.targetBoxes), when each is a box", async () => {
+    const boxed = [
+      { ...tasks[0]!, metadata: { targetBox: [1, 2, 3, 4], targetBoxes: [[1, 2, 3, 4], [5, 6, 7, 8]] } },
+      { ...tasks[0]!, metadata: { targetBox: [1, 2, 3, 4], targetBoxes: [[1, 2, 3, 4], [5, 6, 7]] } },
+      { ...tasks[0]!, metadata: { targetBoxes: [] } },
+    ];
+    const vqa = new VisionQAEnv({ tasks: boxed, baseDirectory: folder });
+    expect((await vqa.reset({ seed: 0 })).info).toMatchObject({ targetBox: [1, 2, 3, 4], targetBoxes: [[1, 2, 3, 4], [5, 6, 7, 8]] });
+    expect('targetBoxes' in (await vqa.reset({ seed: 1 })).info).toBe(false);
+    expect('targetBoxes' in (await vqa.reset({ seed: 2 })).info).toBe(false);
+  });
+
   it('scores with the dataset checker: correct 1, wrong 0, both end the episode', async () => {
     const vqa = env();
     await vqa.reset({ seed: 0 });

@@ -258,8 +258,12 @@ export class VisionQAEnv implements Env {
     const { task, index, seed } = this.#current();
     const info: EnvInfo = { taskId: task.id, dataset: task.dataset, taskFamily: task.taskFamily, taskIndex: index, seed };
     // Where the answer is in the first image (V*-style tasks): the tool-use wrapper scores looks with it.
+    const isBox = (value: unknown): value is number[] => Array.isArray(value) && value.length === 4 && value.every((part) => typeof part === 'number' && Number.isFinite(part));
     const box = task.metadata?.['targetBox'];
-    if (Array.isArray(box) && box.length === 4 && box.every((value) => typeof value === 'number' && Number.isFinite(value))) info.targetBox = [...box];
+    if (isBox(box)) info.targetBox = [...box];
+    // Every object the question names (a relation question's two), for an oracle that looks at each.
+    const boxes = task.metadata?.['targetBoxes'];
+    if (Array.isArray(boxes) && boxes.length > 0 && boxes.every(isBox)) info.targetBoxes = boxes.map((each) => [...each]);
     return info;
   }
 
