@@ -59,14 +59,18 @@ if (values.centre !== 'cell' && values.centre !== 'exact') {
 }
 
 // The recipe's model (apps/runner/recipes/visual-search.yaml) and its frame and crop.
-const RECIPE_MODEL = { imageSize: 128, patchSize: 16, gridLayers: 0, gridPointer: true, stemChannels: 16, stemPool: 4, stemPooling: 'max', imageReadout: 'pointer' };
+const RECIPE_MODEL = { imageSize: 128, patchSize: 16, vision: { stem: { channels: 16, pool: 4, pooling: 'max' }, grid: null, pointer: true, readout: 'pointer' } };
 const FRAME = 8;
 const OFFSET = 182;
 const QUESTION = { reading: 'Star, cross or ring?', pointing: 'Where is the red shape?' }[skill];
 
 await initTensor();
-// --config changes the recipe's settings; null drops one (e.g. {"imageReadout": null}: no readout).
-const config = Object.fromEntries(Object.entries({ ...RECIPE_MODEL, ...JSON.parse(values.config) }).filter(([, value]) => value !== null));
+// --config changes the recipe's settings, merged into them key by key; null turns a module off
+// (e.g. {"vision": {"readout": null}}: no readout; {"vision": {"stem": {"pool": 8}}}: 8 × 8 blocks).
+const isMapping = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
+const merge = (base, change) =>
+  Object.fromEntries([...new Set([...Object.keys(base), ...Object.keys(change)])].map((key) => [key, isMapping(base[key]) && isMapping(change[key]) ? merge(base[key], change[key]) : key in change ? change[key] : base[key]]));
+const config = merge(RECIPE_MODEL, JSON.parse(values.config));
 const model = VisionLanguageModel.create({ preset: 'small', seed, config });
 const view = model.config.imageSize;
 const jitterRandom = createRandom(seed + 1);

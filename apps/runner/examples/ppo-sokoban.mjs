@@ -24,7 +24,7 @@ const envOptions = { format: 'no_think', observation: 'vision', cellSize: 8, max
 const maxTurns = 3;
 const evalSeeds = { start: 0, count: number('EVAL_SEEDS', 100) };
 const common = { envId, envOptions, view: 'image', historyWindow: 0, evalSeeds, maxTurns, seed: 0 };
-const model = VisionLanguageModel.create({ preset: 'small', seed: 0, config: { imageSize: 48, patchSize: 8, gridMerge: 1 } });
+const model = VisionLanguageModel.create({ preset: 'small', seed: 0, config: { imageSize: 48, patchSize: 8, vision: { grid: { cellPatches: 1 } } } });
 
 const log = (event) => {
   if (event.type === 'eval-end') {

@@ -1,5 +1,13 @@
-import { describe, expect, test } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { resolveModelConfig, Tokenizer } from '@saccade/models';
+import { afterAll, describe, expect, test } from 'vitest';
 import { listRecipes, loadTrainConfig } from './load-train-config';
+
+const scratch = mkdtempSync(join(tmpdir(), 'saccade-train-config-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe('recipes', () => {
   test('frozenlake is the default run: the same config as no recipe', async () => {
@@ -33,5 +41,39 @@ describe('RL settings', () => {
     expect(chosen.grpo).toMatchObject({ aggregation: 'token-sum-norm', normalizeStd: false, rewardVarianceTopP: 0.25 });
     await expect(loadTrainConfig(undefined, { advantageMask: 'all' as never })).rejects.toThrow(/advantageMask/);
     await expect(loadTrainConfig(undefined, { grpo: { rewardVarianceTopP: 0 } })).rejects.toThrow(/rewardVarianceTopP/);
+  });
+});
+
+describe('model config', () => {
+  test('the example configs load and their models resolve: Sokoban-sized small, the grounded search one with a longer context', async () => {
+    const example = (name: string) => loadTrainConfig(fileURLToPath(new URL(`../examples/${name}`, import.meta.url)), {});
+    const tokenizer = new Tokenizer();
+    const sokoban = resolveModelConfig((await example('train-sokoban.yaml')).model, tokenizer);
+    expect(sokoban).toMatchObject({ imageSize: 48, patchSize: 8, vision: { stem: null, grid: { layers: 8, cellPatches: 2 }, spatialMerge: 1, pointer: false, readout: null } });
+    expect(resolveModelConfig((await example('train-grounded-search.yaml')).model, tokenizer)).toMatchObject({ imageSize: 64, maxSequenceLength: 2048, vision: { grid: { layers: 8, cellPatches: 2 } } });
+  });
+
+  test("a run's config.yaml in the flat form (runs made before the vision switches were grouped) gives the grouped recipe's model; a bad value names its field", async () => {
+    const file = join(scratch, 'flat.yaml');
+    // The visual-search recipe's model section as runs made before the grouping recorded it.
+    writeFileSync(file, 'model:\n  preset: small\n  seed: 0\n  config: { imageSize: 128, patchSize: 16, gridLayers: 0, gridPointer: true, stemChannels: 16, stemPool: 4, stemPooling: max, imageReadout: pointer }\n');
+    const flat = await loadTrainConfig(file, {});
+    const grouped = await loadTrainConfig(undefined, {}, 'visual-search');
+    const tokenizer = new Tokenizer();
+    const resolved = resolveModelConfig(grouped.model, tokenizer);
+    expect(resolveModelConfig(flat.model, tokenizer)).toEqual(resolved);
+    expect(resolved).toMatchObject({ imageSize: 128, patchSize: 16, vision: { stem: { channels: 16, pool: 4, pooling: 'max' }, grid: null, spatialMerge: 1, pointer: true, readout: 'pointer' } });
+
+    const bad = join(scratch, 'bad.yaml');
+    writeFileSync(bad, 'model: { config: { vision: { stem: { channels: 16, pooling: median } } } }\n');
+    await expect(loadTrainConfig(bad, {})).rejects.toMatchObject({
+      issues: ["model.config.vision.stem.pooling: ModelConfig.vision.stem.pooling must be 'mean' or 'max'; got median."],
+    });
+    writeFileSync(bad, 'model: { config: { stemChannels: 16, stemPooling: median } }\n');
+    await expect(loadTrainConfig(bad, {})).rejects.toMatchObject({ issues: ["model.config.stemPooling: ModelConfig.stemPooling must be 'mean' or 'max'; got median."] });
+    // A grouped recipe changed in the flat form is refused, saying where the field goes now.
+    await expect(loadTrainConfig(undefined, { model: { config: { stemPool: 2 } } }, 'visual-search')).rejects.toMatchObject({
+      issues: ['model.config.stemPool: ModelConfig mixes the grouped form (vision) with the flat form\'s stemPool: write stemPool as vision.stem.pool.'],
+    });
   });
 });

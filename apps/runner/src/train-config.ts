@@ -1,3 +1,5 @@
+import { resolveModelConfig, Tokenizer, type CreateModelOptions } from '@saccade/models';
+import { InvalidArgumentError } from '@saccade/spec';
 import { z } from 'zod';
 
 const seedRangeSchema = z.object({ start: z.number().int().nonnegative(), count: z.number().int().positive() }).strict();
@@ -26,11 +28,25 @@ export const trainConfigSchema = z
         seed: z.number().int().default(0),
         /**
          * Changes to the preset's ModelConfig, e.g. {imageSize: 48, patchSize: 8} for 8 px Sokoban
-         * cells, or {gridPointer: true, stemPooling: max}; the model checks each value.
+         * cells, or {vision: {pointer: true, stem: {channels: 16, pooling: max}}}. The flat form
+         * configs had before the vision switches were grouped ({gridPointer: true, stemPooling: max})
+         * is still read, so that runs made before resume: the model applies it as it did then.
          */
-        config: z.record(z.string(), z.union([z.number(), z.boolean(), z.string()])).optional(),
+        config: z
+          .custom<NonNullable<CreateModelOptions['config']>>((value) => typeof value === 'object' && value !== null && !Array.isArray(value), 'expected a mapping of model config fields')
+          .optional(),
       })
       .strict()
+      .superRefine((model, context) => {
+        // The model checks every value (naming the field), here rather than when the run starts.
+        if (model.config === undefined) return;
+        try {
+          resolveModelConfig({ preset: model.preset, config: model.config }, new Tokenizer());
+        } catch (error) {
+          if (!InvalidArgumentError.isInstance(error)) throw error;
+          context.addIssue({ code: 'custom', path: ['config', ...error.argument.split('.').slice(1)], message: error.message });
+        }
+      })
       .prefault({}),
     /** What of the env's text the policy reads: 'image' (images only: Markov visual envs, the default run) or 'full'. */
     policyView: z.enum(['image', 'full', 'no-system']).default('image'),

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -91,6 +91,34 @@ describe('checkpoints', () => {
     optimizer.dispose();
     loaded.optimizer?.dispose();
     [model, loaded.model].forEach((m) => m.dispose());
+  });
+
+  it('loads a checkpoint written before the vision switches were grouped (a flat config.json), and names a bad field in it', async () => {
+    const model = VisionLanguageModel.create({ preset: 'tiny', seed: 5, config: { imageSize: 32, patchSize: 8, vision: { stem: { channels: 4, pool: 2, pooling: 'max' }, pointer: true, readout: 'max' } } });
+    const path = join(folder, 'flat');
+    await saveCheckpoint(path, { model });
+    expect(JSON.parse(await readFile(join(path, 'config.json'), 'utf8'))).toEqual(model.config);
+    // config.json as such a checkpoint holds it.
+    const flat = { imageSize: 32, patchSize: 8, mergeSize: 1, gridLayers: 0, gridMerge: 1, maxSequenceLength: 256, layerNormEpsilon: 1e-5, modelDimension: 32, headCount: 2, encoderLayers: 1, decoderLayers: 1, mlpRatio: 2, stemChannels: 4, stemPool: 2, stemPooling: 'max', gridPointer: true, imageReadout: 'max', vocabularySize: model.config.vocabularySize };
+    await writeFile(join(path, 'config.json'), JSON.stringify(flat, null, 2));
+    const loaded = await loadCheckpoint(path, { expectedConfig: model.config });
+    expect(loaded.model.config).toEqual(model.config);
+    const prompt = { tokens: examples(model)[0]!.tokens.slice(0, -4), images: examples(model)[0]!.images ?? [] };
+    const options = { prompts: [prompt], n: 2, maxTokens: 6, seed: 3 };
+    expect(await loaded.model.generate(options)).toEqual(await model.generate(options));
+
+    await writeFile(join(path, 'config.json'), JSON.stringify({ ...flat, stemPooling: 'median' }));
+    const error = await loadCheckpoint(path).catch((caught: unknown) => caught);
+    expect(CheckpointError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ field: 'stemPooling', received: 'median' });
+    expect((error as Error).message).toBe(`Checkpoint ${path} has a config.json no model can be built from: ModelConfig.stemPooling must be 'mean' or 'max'; got median.`);
+    // A grouped config that differs inside vision is named by its path.
+    const other = VisionLanguageModel.create({ preset: 'tiny', config: { imageSize: 32, patchSize: 8, vision: { stem: { channels: 4, pool: 2, pooling: 'max' } } } });
+    await writeFile(join(path, 'config.json'), JSON.stringify(model.config));
+    const mismatch = await loadCheckpointWeights(path, other).catch((caught: unknown) => caught);
+    expect(mismatch).toMatchObject({ field: 'vision.pointer', expected: false, received: true });
+    expect((mismatch as Error).message).toBe(`Checkpoint ${path} is for another model: config.vision.pointer is true, expected false.`);
+    [model, loaded.model, other].forEach((m) => m.dispose());
   });
 
   it('refuses a checkpoint of another config, naming the field', async () => {

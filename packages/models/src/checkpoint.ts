@@ -1,8 +1,9 @@
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import * as tf from '@tensorflow/tfjs-core';
+import { InvalidArgumentError } from '@saccade/spec';
 import { CheckpointError } from './checkpoint-error';
-import type { ModelConfig } from './model-config';
+import { readModelConfig, type ModelConfig } from './model-config';
 import { createAdamOptimizer } from './train-step';
 import { Tokenizer, type TokenizerJson } from './tokenizer';
 import { VisionLanguageModel } from './vision-language-model';
@@ -129,7 +130,7 @@ export interface LoadedCheckpoint {
 
 /** Reads a checkpoint into a new model (and optimizer). */
 export async function loadCheckpoint(folder: string, options: LoadCheckpointOptions = {}): Promise<LoadedCheckpoint> {
-  const config = await readJson<ModelConfig>(folder, 'config.json');
+  const config = await readCheckpointConfig(folder);
   if (options.expectedConfig) assertSameConfig(folder, options.expectedConfig, config);
   const tokenizer = new Tokenizer(await readJson<TokenizerJson>(folder, 'tokenizer.json'));
   const manifest = await readManifest(folder);
@@ -144,25 +145,59 @@ export async function loadCheckpoint(folder: string, options: LoadCheckpointOpti
 
 /** Loads a checkpoint's weights into an existing model of the same config (e.g. a reference policy). */
 export async function loadCheckpointWeights(folder: string, model: VisionLanguageModel): Promise<void> {
-  assertSameConfig(folder, model.config, await readJson<ModelConfig>(folder, 'config.json'));
+  assertSameConfig(folder, model.config, await readCheckpointConfig(folder));
   const manifest = await readManifest(folder);
   model.setWeights(unpackTensors(await readBinary(folder, 'weights.bin'), manifest.weights));
 }
 
-/** Throws CheckpointError naming the first config field that differs. */
-export function assertSameConfig(path: string, expected: ModelConfig, received: ModelConfig): void {
-  const keys = new Set([...Object.keys(expected), ...Object.keys(received)]) as Set<keyof ModelConfig>;
-  for (const key of keys) {
-    if (expected[key] !== received[key]) {
-      throw new CheckpointError({
-        path,
-        field: key,
-        expected: expected[key],
-        received: received[key],
-        message: `Checkpoint ${path} is for another model: config.${key} is ${String(received[key])}, expected ${String(expected[key])}.`,
-      });
-    }
+/**
+ * A checkpoint's config.json as the grouped config, whichever form it was written in (checkpoints
+ * written before the vision switches were grouped hold the flat form); a bad value is a
+ * CheckpointError naming the field.
+ */
+async function readCheckpointConfig(folder: string): Promise<ModelConfig> {
+  const stored = await readJson<unknown>(folder, 'config.json');
+  try {
+    return readModelConfig(stored);
+  } catch (error) {
+    if (!InvalidArgumentError.isInstance(error)) throw error;
+    throw new CheckpointError({
+      path: folder,
+      field: error.argument.replace(/^ModelConfig\.?/, ''),
+      received: error.value,
+      message: `Checkpoint ${folder} has a config.json no model can be built from: ${error.message}`,
+      cause: error,
+    });
   }
+}
+
+/** Throws CheckpointError naming the first config field that differs (a dotted path inside vision). */
+export function assertSameConfig(path: string, expected: ModelConfig, received: ModelConfig): void {
+  const difference = firstDifference(expected, received, '');
+  if (!difference) return;
+  const [field, want, got] = difference;
+  throw new CheckpointError({
+    path,
+    field,
+    expected: want,
+    received: got,
+    message: `Checkpoint ${path} is for another model: config.${field} is ${describeValue(got)}, expected ${describeValue(want)}.`,
+  });
+}
+
+/** The first field (dotted path) where two configs differ, with both values. */
+function firstDifference(expected: unknown, received: unknown, prefix: string): [string, unknown, unknown] | undefined {
+  const nested = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+  if (!nested(expected) || !nested(received)) return expected === received ? undefined : [prefix, expected, received];
+  for (const key of new Set([...Object.keys(expected), ...Object.keys(received)])) {
+    const found = firstDifference(expected[key], received[key], prefix ? `${prefix}.${key}` : key);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+function describeValue(value: unknown): string {
+  return typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
 }
 
 async function restoreOptimizer(

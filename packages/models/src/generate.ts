@@ -57,7 +57,7 @@ interface DecodeState {
   logits: tf.Tensor2D;
   caches: { keys: tf.Tensor4D; values: tf.Tensor4D }[];
   keyBias: tf.Tensor2D;
-  /** The grid pointer's keys of each row's last image (config.gridPointer). */
+  /** The grid pointer's keys of each row's last image (config.vision.pointer). */
   pointer?: PointerCache;
 }
 

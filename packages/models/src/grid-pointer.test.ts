@@ -33,7 +33,7 @@ function pointingExamples(model: VisionLanguageModel, count: number, offset: num
 }
 
 async function pointingAccuracy(gridPointer: boolean): Promise<number> {
-  const model = VisionLanguageModel.create({ preset: 'tiny', seed: 0, config: { gridPointer } });
+  const model = VisionLanguageModel.create({ preset: 'tiny', seed: 0, config: { vision: { pointer: gridPointer } } });
   const train = pointingExamples(model, 64, 0);
   const held = pointingExamples(model, 32, 1000);
   const optimizer = createAdamOptimizer({ learningRate: 1e-2 });
@@ -55,7 +55,7 @@ it('points: digits after a bracket name the cell of a small dot, learned in 40 s
 });
 
 it.each([undefined, 'pointer', 'max'] as const)('decodes the same with and without the KV cache (the cache keeps the last image pointer keys; readout %s)', async (imageReadout) => {
-  const model = VisionLanguageModel.create({ preset: 'tiny', seed: 3, config: { gridPointer: true, ...(imageReadout ? { imageReadout } : {}) } });
+  const model = VisionLanguageModel.create({ preset: 'tiny', seed: 3, config: { vision: { pointer: true, readout: imageReadout ?? null } } });
   const examples = pointingExamples(model, 6, 50);
   // Prompts of different lengths (left padding) and one without an image (no pointer there).
   const prompts = examples.map((example, index) => {
@@ -70,16 +70,16 @@ it.each([undefined, 'pointer', 'max'] as const)('decodes the same with and witho
 });
 
 it('refuses a readout without the pointer masks it reads through, and an unknown readout', () => {
-  expect(() => VisionLanguageModel.create({ preset: 'tiny', config: { imageReadout: 'max' } })).toThrow(
-    "ModelConfig.imageReadout reads the latest image through the grid pointer's masks: it needs gridPointer: true.",
+  expect(() => VisionLanguageModel.create({ preset: 'tiny', config: { vision: { readout: 'max' } } })).toThrow(
+    "ModelConfig.vision.readout reads the latest image through the grid pointer's masks: it needs vision.pointer: true.",
   );
-  expect(() => VisionLanguageModel.create({ preset: 'tiny', config: { gridPointer: true, imageReadout: 'mean' as 'max' } })).toThrow(
-    "ModelConfig.imageReadout must be 'pointer' or 'max'; got mean.",
+  expect(() => VisionLanguageModel.create({ preset: 'tiny', config: { vision: { pointer: true, readout: 'mean' as 'max' } } })).toThrow(
+    "ModelConfig.vision.readout must be 'pointer' or 'max'; got mean.",
   );
 });
 
 it('refuses a pointer over more than ten cells a side: a digit names one cell', () => {
-  expect(() => VisionLanguageModel.create({ preset: 'tiny', config: { imageSize: 192, patchSize: 16, gridPointer: true } })).toThrow(
-    'ModelConfig.gridPointer names cells with one digit each: at most 10 image tokens per side; got 12.',
+  expect(() => VisionLanguageModel.create({ preset: 'tiny', config: { imageSize: 192, patchSize: 16, vision: { pointer: true } } })).toThrow(
+    'ModelConfig.vision.pointer names cells with one digit each: at most 10 image tokens per side; got 12.',
   );
 });

@@ -16,7 +16,7 @@ import type { WeightLookup } from './transformer-layers';
 
 /** Side of the image-token grid the pointer names cells of. */
 export function pointerGridSide(config: ModelConfig): number {
-  return patchGrid(config) / config.mergeSize;
+  return patchGrid(config) / config.vision.spatialMerge;
 }
 
 /** Width of the pointer's query and key projections (one attention head's). */
@@ -124,7 +124,7 @@ export type PointerCache = {
   keys: tf.Tensor3D;
   /** [rows]: 1 where the row's prompt has an image. */
   valid: tf.Tensor1D;
-  /** The readout's part of the last image ([rows, G², d] tokens for 'pointer', [rows, 1, d] pooled for 'max'; config.imageReadout). */
+  /** The readout's part of the last image ([rows, G², d] tokens for 'pointer', [rows, 1, d] pooled for 'max'; config.vision.readout). */
   values?: tf.Tensor3D;
 };
 
@@ -148,7 +148,7 @@ export function disposePointerCache(cache: PointerCache): void {
 export interface PointerTerms {
   /** [rows, V]: the digit logits' pointer terms (zeros off the digits). */
   digits: tf.Tensor2D;
-  /** [rows, d]: the readout of where the pointer looks (config.imageReadout). */
+  /** [rows, d]: the readout of where the pointer looks (config.vision.readout). */
   readout?: tf.Tensor2D;
 }
 
@@ -193,8 +193,8 @@ export function pointerTerms(config: ModelConfig, normed: tf.Tensor2D, states: P
   const column = tf.reshape(tf.div(tf.matMul(weights, inputs.keyColumn), total), [batch * length, side]) as tf.Tensor2D;
   const row = tf.reshape(tf.div(tf.matMul(weights, inputs.keyRow), total), [batch * length, side]) as tf.Tensor2D;
   const digits = placeOnDigits(config, normed, weight, centredLog(column), centredLog(row), inputs.hasImage, digitIds);
-  if (!config.imageReadout || !states.values) return { digits };
-  if (config.imageReadout === 'max') return { digits, readout: maxReadoutTerms(config, weight, states.values, inputs, batch, length) };
+  if (!config.vision.readout || !states.values) return { digits };
+  if (config.vision.readout === 'max') return { digits, readout: maxReadoutTerms(config, weight, states.values, inputs, batch, length) };
   const values = tf.reshape(states.values, [batch, length, config.modelDimension]);
   const attended = tf.reshape(tf.div(tf.matMul(weights, values), total), [batch * length, config.modelDimension]) as tf.Tensor2D;
   return { digits, readout: readoutOf(weight, attended, inputs.hasImage) };
@@ -205,8 +205,8 @@ export function pointerCacheOf(config: ModelConfig, states: PointerStates, weigh
   const tokens = pointerGridSide(config) ** 2;
   const keys = tf.matMul(tf.gather(states.keys, inputs.lastImageTokens), weight('pointer.key.weight'));
   const cache: PointerCache = { keys: tf.reshape(keys, [batch, tokens, pointerDimension(config)]) as tf.Tensor3D, valid: tf.clone(inputs.rowHasImage) };
-  if (!config.imageReadout || !states.values) return cache;
-  if (config.imageReadout === 'max') return { ...cache, values: maxReadoutCache(config, weight, states.values, inputs, batch) };
+  if (!config.vision.readout || !states.values) return cache;
+  if (config.vision.readout === 'max') return { ...cache, values: maxReadoutCache(config, weight, states.values, inputs, batch) };
   return { ...cache, values: tf.reshape(tf.gather(states.values, inputs.lastImageTokens), [batch, tokens, config.modelDimension]) as tf.Tensor3D };
 }
 
@@ -223,8 +223,8 @@ export function pointerStepTerms(config: ModelConfig, normed: tf.Tensor2D, weigh
   const row = tf.sum(probabilities, 2) as tf.Tensor2D;
   const valid = tf.reshape(cache.valid, [rows, 1]) as tf.Tensor2D;
   const digits = placeOnDigits(config, normed, weight, centredLog(column), centredLog(row), valid, digitIds);
-  if (!config.imageReadout || !cache.values) return { digits };
-  if (config.imageReadout === 'max') return { digits, readout: maxReadoutStep(weight, cache.values, valid) };
+  if (!config.vision.readout || !cache.values) return { digits };
+  if (config.vision.readout === 'max') return { digits, readout: maxReadoutStep(weight, cache.values, valid) };
   const attended = tf.reshape(tf.matMul(tf.reshape(probabilities, [rows, 1, side * side]), cache.values), [rows, config.modelDimension]) as tf.Tensor2D;
   return { digits, readout: readoutOf(weight, attended, valid) };
 }

@@ -4,7 +4,7 @@ import { patchGrid, type ModelConfig } from './model-config';
 import { gelu, linear, type WeightLookup } from './transformer-layers';
 
 /**
- * The image readout (config.imageReadout): a summary of the latest image added to the state the LM
+ * The image readout (config.vision.readout): a summary of the latest image added to the state the LM
  * head reads, so an answer reads what a crop shows instead of finding it among the crop's tokens
  * through the decoder's attention, which has to learn where and what at once (docs/models.md).
  * 'pointer' weights the image tokens by where the grid pointer looks from the position; 'max'
@@ -23,7 +23,7 @@ export function readoutOf(weight: WeightLookup, summary: tf.Tensor2D, valid: tf.
 
 /** [images, d]: each image's smooth maximum of its projected tokens ([images·G², d] in image order). */
 function poolImages(config: ModelConfig, weight: WeightLookup, tokens: tf.Tensor2D): tf.Tensor2D {
-  const perImage = (patchGrid(config) / config.mergeSize) ** 2;
+  const perImage = (patchGrid(config) / config.vision.spatialMerge) ** 2;
   const projected = tf.reshape(linear(tokens, weight('readout.value.weight'), weight('readout.value.bias')), [-1, perImage, config.modelDimension]);
   return tf.div(tf.sub(tf.logSumExp(tf.mul(projected, READOUT_SHARPNESS), 1), Math.log(perImage)), READOUT_SHARPNESS) as tf.Tensor2D;
 }

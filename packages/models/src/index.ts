@@ -3,14 +3,26 @@ export { VisionLanguageModel, causalBias, resolveModelConfig } from './vision-la
 export type { CreateModelOptions, ForwardOutput, LogProbsAndValues, SamplingDistribution } from './vision-language-model';
 export {
   MODEL_PRESETS,
+  applyModelConfigOverrides,
   imageTokenCount,
   patchCount,
   patchDimension,
   patchFeatureDimension,
   patchGrid,
+  readModelConfig,
   validateModelConfig,
 } from './model-config';
-export type { ModelConfig, ModelPresetName } from './model-config';
+export type {
+  FlatModelConfig,
+  GridLayersConfig,
+  ImageReadout,
+  ModelConfig,
+  ModelConfigOverrides,
+  ModelPresetName,
+  PixelStemConfig,
+  StemPooling,
+  VisionConfig,
+} from './model-config';
 export { countParameters, initialParameterValues, parameterSpecs } from './model-parameters';
 export type { ParameterInit, ParameterSpec } from './model-parameters';
 export { MASKED, prepareInputs } from './model-inputs';

@@ -1,4 +1,76 @@
-/** The shape of a model: everything a checkpoint must agree on to be loaded. */
+import { InvalidArgumentError } from '@saccade/spec';
+import { z } from 'zod';
+
+/** How the pixel stem pools a block's features: a mean, or a smooth maximum. */
+export type StemPooling = 'mean' | 'max';
+
+/** What the image readout summarises: the tokens the pointer looks at, or a smooth maximum over all. */
+export type ImageReadout = 'pointer' | 'max';
+
+/**
+ * A per-pixel layer (a 1 × 1 convolution with ReLU) the patch projection reads instead of the raw
+ * pixels. A linear map of raw pixels can only sum colours over the patch, so a small red dot and an
+ * orange blob at its edge look alike; a per-pixel feature tells them apart wherever the dot falls.
+ */
+export interface PixelStemConfig {
+  /** Features each pixel gets (a positive integer). */
+  channels: number;
+  /** The features are pooled over pool × pool pixel blocks (a divisor of patchSize; 1: per pixel). */
+  pool: number;
+  /**
+   * How a block's features are pooled: `mean`, or `max` (a smooth maximum,
+   * (1/β)·log mean exp(β·f) with β = 30): a feature that a few pixels light up (a small dot) is as
+   * strong in its block as one a whole shape lights, where a mean dilutes it by the block's area.
+   */
+  pooling: StemPooling;
+}
+
+/**
+ * Local layers over a coarse grid of the encoded patches (Value-Iteration-Network-like, see
+ * grid-propagation.ts): each layer updates a cell from its four neighbours.
+ */
+export interface GridLayersConfig {
+  /** How many layers (a positive integer). */
+  layers: number;
+  /** Patches along a cell's side (2: a cell is 2 × 2 patches). */
+  cellPatches: number;
+}
+
+/**
+ * The switches of the image path, in the order an image meets them: the pixel stem, the grid
+ * layers over the encoded patches, the spatial merge into decoder tokens, and on the decoder's side
+ * the grid pointer and the image readout. `null` turns a module off.
+ */
+export interface VisionConfig {
+  /** A per-pixel stem before the patch projection; null: the projection reads the raw pixels. */
+  stem: PixelStemConfig | null;
+  /** Grid layers after the encoder; null: none. */
+  grid: GridLayersConfig | null;
+  /**
+   * Qwen2-VL's spatial merge: each spatialMerge × spatialMerge block of encoded patches becomes one
+   * image token for the decoder (concatenated, then an MLP). 1 keeps one token per patch.
+   */
+  spatialMerge: number;
+  /**
+   * Digit tokens can point at the latest image (grid-pointer.ts): the digits 0…G−1 (G image tokens
+   * per side, at most 10) get the column and row marginals of a pointer attention over that image's
+   * tokens, so a call's `[c,r]` names the cell the model looks at. false: plain digits.
+   */
+  pointer: boolean;
+  /**
+   * With the pointer: a summary of the latest image goes through a small MLP and is added to the
+   * state the LM head reads (image-readout.ts), so an answer reads what a crop shows. 'pointer':
+   * the image's tokens weighted by where the pointer looks from the position; 'max': a smooth
+   * maximum of projected tokens per feature. null: no readout.
+   */
+  readout: ImageReadout | null;
+}
+
+/**
+ * The shape of a model: everything a checkpoint must agree on to be loaded. The image's size and
+ * patch size and the transformer's sizes are at the top (they fix the tokens every consumer counts);
+ * the switches of the image path are grouped in `vision`.
+ */
 export interface ModelConfig {
   /** Tokens the tokenizer knows (the embedding and LM-head rows). */
   vocabularySize: number;
@@ -6,48 +78,9 @@ export interface ModelConfig {
   imageSize: number;
   /** Square patch side in pixels; the encoder sees imageSize / patchSize patches per side. */
   patchSize: number;
-  /**
-   * Qwen2-VL's spatial merge: each mergeSize × mergeSize block of encoded patches becomes one
-   * image token for the decoder (concatenated, then an MLP). 1 keeps one token per patch.
-   */
-  mergeSize: number;
-  /**
-   * Local layers over a coarse grid of the image (Value-Iteration-Network-like, see
-   * grid-propagation.ts); 0 turns them off. Each layer updates a cell from its four neighbours.
-   */
-  gridLayers: number;
-  /** Patches per grid-cell side for those layers (2: a cell is 2 × 2 patches). */
-  gridMerge: number;
-  /**
-   * Features a per-pixel layer (a 1 × 1 convolution with ReLU) computes before the patch projection
-   * reads a patch; absent or 0: the projection reads the raw pixels. A linear map of raw pixels can
-   * only sum colours over the patch, so a small red dot and an orange blob at its edge look alike;
-   * a per-pixel feature tells them apart wherever the dot falls.
-   */
-  stemChannels?: number;
-  /** The stem's features are pooled over stemPool × stemPool pixel blocks (a divisor of patchSize; default 1). */
-  stemPool?: number;
-  /**
-   * How a block's features are pooled: `mean` (default), or `max` (a smooth maximum,
-   * (1/β)·log mean exp(β·f) with β = 30): a feature that a few pixels light up (a small dot) is as
-   * strong in its block as one a whole shape lights, where a mean dilutes it by the block's area.
-   */
-  stemPooling?: 'mean' | 'max';
-  /**
-   * Digit tokens can point at the latest image (grid-pointer.ts): the digits 0…G−1 (G image tokens
-   * per side, at most 10) get the column and row marginals of a pointer attention over that image's
-   * tokens, so a call's `[c,r]` names the cell the model looks at. Absent or false: plain digits.
-   */
-  gridPointer?: boolean;
-  /**
-   * With the grid pointer: a summary of the latest image goes through a small MLP and is added to
-   * the state the LM head reads (image-readout.ts), so an answer reads what a crop shows.
-   * 'pointer': the image's tokens weighted by where the pointer looks from the position; 'max': a
-   * smooth maximum of projected tokens per feature. Absent: no readout.
-   */
-  imageReadout?: 'pointer' | 'max';
   /** Width of every hidden state (encoder and decoder). */
   modelDimension: number;
+  /** Attention heads of every layer (a divisor of modelDimension). */
   headCount: number;
   /** Bidirectional transformer layers over the image tokens. */
   encoderLayers: number;
@@ -57,13 +90,48 @@ export interface ModelConfig {
   mlpRatio: number;
   /** Positions the decoder has embeddings for (prompt + answer). */
   maxSequenceLength: number;
+  /** ε of every layer norm. */
   layerNormEpsilon: number;
+  /** The image path's switches. */
+  vision: VisionConfig;
+}
+
+/**
+ * Changes to a preset's config (CreateModelOptions.config): any top-level field, and any switch of
+ * `vision`. A stem or grid given as an object is merged into the preset's (or into the defaults
+ * pool 1, pooling 'mean', cellPatches 1 when the preset has none); null turns it off.
+ */
+export interface ModelConfigOverrides extends Partial<Omit<ModelConfig, 'vocabularySize' | 'vision'>> {
+  /** The vision switches to change. */
+  vision?: {
+    stem?: Partial<PixelStemConfig> | null;
+    grid?: Partial<GridLayersConfig> | null;
+    spatialMerge?: number;
+    pointer?: boolean;
+    readout?: ImageReadout | null;
+  };
+}
+
+/**
+ * The flat form configs had before the vision switches were grouped: what checkpoints written
+ * before hold in config.json. readModelConfig reads it; nothing writes it.
+ */
+export interface FlatModelConfig extends Omit<ModelConfig, 'vision'> {
+  mergeSize: number;
+  gridLayers: number;
+  gridMerge: number;
+  stemChannels?: number;
+  stemPool?: number;
+  stemPooling?: StemPooling;
+  gridPointer?: boolean;
+  imageReadout?: ImageReadout;
 }
 
 /** A named model size in MODEL_PRESETS: 'tiny' for tests, 'small' for the default run. */
 export type ModelPresetName = 'tiny' | 'small';
 
-const base = { imageSize: 64, patchSize: 16, mergeSize: 1, gridLayers: 0, gridMerge: 1, maxSequenceLength: 512, layerNormEpsilon: 1e-5 };
+/** Every vision switch off: raw pixels, no grid layers, one token per patch, plain digits. */
+const PLAIN_VISION: VisionConfig = { stem: null, grid: null, spatialMerge: 1, pointer: false, readout: null };
 
 /**
  * `tiny` is for tests (seconds to train). `small` is the default run's policy: 8 px patches, four
@@ -73,8 +141,30 @@ const base = { imageSize: 64, patchSize: 16, mergeSize: 1, gridLayers: 0, gridMe
  * Its eight grid layers over 2×2-patch cells let a cell learn whether a safe path leads from it.
  */
 export const MODEL_PRESETS: Readonly<Record<ModelPresetName, Omit<ModelConfig, 'vocabularySize'>>> = {
-  tiny: { ...base, modelDimension: 32, headCount: 2, encoderLayers: 1, decoderLayers: 1, mlpRatio: 2, maxSequenceLength: 256 },
-  small: { ...base, patchSize: 8, gridLayers: 8, gridMerge: 2, modelDimension: 128, headCount: 4, encoderLayers: 1, decoderLayers: 2, mlpRatio: 4 },
+  tiny: {
+    imageSize: 64,
+    patchSize: 16,
+    modelDimension: 32,
+    headCount: 2,
+    encoderLayers: 1,
+    decoderLayers: 1,
+    mlpRatio: 2,
+    maxSequenceLength: 256,
+    layerNormEpsilon: 1e-5,
+    vision: PLAIN_VISION,
+  },
+  small: {
+    imageSize: 64,
+    patchSize: 8,
+    modelDimension: 128,
+    headCount: 4,
+    encoderLayers: 1,
+    decoderLayers: 2,
+    mlpRatio: 4,
+    maxSequenceLength: 512,
+    layerNormEpsilon: 1e-5,
+    vision: { ...PLAIN_VISION, grid: { layers: 8, cellPatches: 2 } },
+  },
 };
 
 /** Patches along each side of the image (imageSize / patchSize). */
@@ -89,7 +179,7 @@ export function patchCount(config: ModelConfig): number {
 
 /** Image tokens per image in the decoder's sequence (after the spatial merge). */
 export function imageTokenCount(config: ModelConfig): number {
-  return (patchGrid(config) / (config.mergeSize ?? 1)) ** 2;
+  return (patchGrid(config) / config.vision.spatialMerge) ** 2;
 }
 
 /** Values per patch row of the inputs: the patch's pixels, 3 channels each. */
@@ -99,71 +189,266 @@ export function patchDimension(config: ModelConfig): number {
 
 /** Values per patch the projection reads: the raw pixels, or the pooled stem features. */
 export function patchFeatureDimension(config: ModelConfig): number {
-  const channels = config.stemChannels ?? 0;
-  if (channels === 0) return patchDimension(config);
-  return (config.patchSize / (config.stemPool ?? 1)) ** 2 * channels;
+  const { stem } = config.vision;
+  if (!stem) return patchDimension(config);
+  return (config.patchSize / stem.pool) ** 2 * stem.channels;
 }
 
-/** Throws on a config that cannot build a model; returns it otherwise. */
+// Schemas of both forms. Each check's error is what the field expects, so a bad value is reported
+// as "ModelConfig.<field> must be <expected>; got <value>." whichever check it failed.
+const POSITIVE = 'a positive integer';
+const NON_NEGATIVE = 'a non-negative integer';
+const positiveInteger = z.number({ error: POSITIVE }).int({ error: POSITIVE }).positive({ error: POSITIVE });
+const nonNegativeInteger = z.number({ error: NON_NEGATIVE }).int({ error: NON_NEGATIVE }).nonnegative({ error: NON_NEGATIVE });
+const positiveNumber = z.number({ error: 'a positive number' }).positive({ error: 'a positive number' });
+const stemPooling = z.enum(['mean', 'max'], { error: "'mean' or 'max'" });
+const imageReadout = z.enum(['pointer', 'max'], { error: "'pointer' or 'max'" });
+const trueOrFalse = z.boolean({ error: 'true or false' });
+
+const sizes = {
+  vocabularySize: positiveInteger,
+  imageSize: positiveInteger,
+  patchSize: positiveInteger,
+  modelDimension: positiveInteger,
+  headCount: positiveInteger,
+  encoderLayers: nonNegativeInteger,
+  decoderLayers: positiveInteger,
+  mlpRatio: positiveInteger,
+  maxSequenceLength: positiveInteger,
+  layerNormEpsilon: positiveNumber,
+};
+
+const stemSchema = z.strictObject({ channels: positiveInteger, pool: positiveInteger, pooling: stemPooling });
+const gridSchema = z.strictObject({ layers: positiveInteger, cellPatches: positiveInteger });
+const visionSchema = z.strictObject({
+  stem: stemSchema.nullable(),
+  grid: gridSchema.nullable(),
+  spatialMerge: positiveInteger,
+  pointer: trueOrFalse,
+  readout: imageReadout.nullable(),
+});
+const groupedSchema = z.strictObject({ ...sizes, vision: visionSchema });
+const flatSchema = z.strictObject({
+  ...sizes,
+  mergeSize: positiveInteger,
+  gridLayers: nonNegativeInteger,
+  gridMerge: positiveInteger,
+  stemChannels: nonNegativeInteger.optional(),
+  stemPool: positiveInteger.optional(),
+  stemPooling: stemPooling.optional(),
+  gridPointer: trueOrFalse.optional(),
+  imageReadout: imageReadout.optional(),
+});
+const overridesSchema = z.strictObject({
+  ...Object.fromEntries(Object.entries(sizes).filter(([key]) => key !== 'vocabularySize').map(([key, schema]) => [key, schema.optional()])),
+  vision: z
+    .strictObject({
+      stem: stemSchema.partial().nullable().optional(),
+      grid: gridSchema.partial().nullable().optional(),
+      spatialMerge: positiveInteger.optional(),
+      pointer: trueOrFalse.optional(),
+      readout: imageReadout.nullable().optional(),
+    })
+    .optional(),
+});
+const flatOverridesSchema = flatSchema.omit({ vocabularySize: true }).partial();
+
+/** The fields only the flat form has, each with where the grouped form keeps it. */
+const FLAT_FIELDS: Readonly<Record<Exclude<keyof FlatModelConfig, keyof ModelConfig>, string>> = {
+  mergeSize: 'vision.spatialMerge',
+  gridLayers: 'vision.grid.layers',
+  gridMerge: 'vision.grid.cellPatches',
+  stemChannels: 'vision.stem.channels',
+  stemPool: 'vision.stem.pool',
+  stemPooling: 'vision.stem.pooling',
+  gridPointer: 'vision.pointer',
+  imageReadout: 'vision.readout',
+};
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Whether a config (or overrides) object is in the flat form: it has a field only that form has. */
+function isFlat(value: Record<string, unknown>): boolean {
+  const flat = Object.keys(FLAT_FIELDS).filter((key) => key in value);
+  if (flat.length > 0 && 'vision' in value) {
+    const [first] = flat as (keyof typeof FLAT_FIELDS)[];
+    throw new InvalidArgumentError({
+      argument: `ModelConfig.${first!}`,
+      expected: `one form: with vision, write ${first!} as ${FLAT_FIELDS[first!]}`,
+      value: value[first!],
+      message: `ModelConfig mixes the grouped form (vision) with the flat form's ${flat.join(', ')}: write ${first!} as ${FLAT_FIELDS[first!]}.`,
+    });
+  }
+  return flat.length > 0;
+}
+
+/** A schema's parse, or an InvalidArgumentError naming the first field it refused. */
+function parseWith<T>(schema: z.ZodType<T>, value: unknown): T {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  const at = issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0]!] : issue.path;
+  const field = ['ModelConfig', ...at.map(String)].join('.');
+  if (issue.code === 'unrecognized_keys') {
+    const parent = issue.path.reduce<unknown>((node, key) => (isRecord(node) ? node[key as string] : undefined), value);
+    const received = isRecord(parent) ? parent[issue.keys[0]!] : undefined;
+    throw new InvalidArgumentError({ argument: field, expected: 'no such field', value: received, message: `ModelConfig has no field ${at.map(String).join('.')}.` });
+  }
+  const received = at.reduce<unknown>((node, key) => (isRecord(node) ? node[key as string] : undefined), value);
+  throw new InvalidArgumentError({ argument: field, expected: issue.message, value: received, message: `${field} must be ${issue.message}; got ${describe(received)}.` });
+}
+
+function describe(value: unknown): string {
+  return value === undefined ? 'nothing' : typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/**
+ * The grouped config of a flat one: mergeSize → vision.spatialMerge; gridLayers (0: none) and
+ * gridMerge → vision.grid; stemChannels (absent or 0: none), stemPool (default 1) and stemPooling
+ * (default 'mean') → vision.stem; gridPointer (default false) → vision.pointer; imageReadout → vision.readout.
+ */
+function groupFlat(flat: z.infer<typeof flatSchema>): ModelConfig {
+  const { mergeSize, gridLayers, gridMerge, stemChannels, stemPool, stemPooling, gridPointer, imageReadout, ...sizes } = flat;
+  const channels = stemChannels ?? 0;
+  return orderModelConfig({
+    ...sizes,
+    vision: {
+      stem: channels > 0 ? { channels, pool: stemPool ?? 1, pooling: stemPooling ?? 'mean' } : null,
+      grid: gridLayers > 0 ? { layers: gridLayers, cellPatches: gridMerge } : null,
+      spatialMerge: mergeSize,
+      pointer: gridPointer ?? false,
+      readout: imageReadout ?? null,
+    },
+  });
+}
+
+/**
+ * A config with its fields in one order (sizes, then the vision switches in the image's order), so
+ * that configs reached by different routes read and serialise alike.
+ */
+export function orderModelConfig(config: ModelConfig): ModelConfig {
+  const { vocabularySize, imageSize, patchSize, modelDimension, headCount, encoderLayers, decoderLayers, mlpRatio, maxSequenceLength, layerNormEpsilon, vision } = config;
+  const { stem, grid, spatialMerge, pointer, readout } = vision;
+  return {
+    vocabularySize,
+    imageSize,
+    patchSize,
+    modelDimension,
+    headCount,
+    encoderLayers,
+    decoderLayers,
+    mlpRatio,
+    maxSequenceLength,
+    layerNormEpsilon,
+    vision: {
+      stem: stem && { channels: stem.channels, pool: stem.pool, pooling: stem.pooling },
+      grid: grid && { layers: grid.layers, cellPatches: grid.cellPatches },
+      spatialMerge,
+      pointer,
+      readout,
+    },
+  };
+}
+
+/** The flat form of a config (the defaults an absent flat field had), to apply flat overrides to. */
+function flatten(config: Omit<ModelConfig, 'vocabularySize'>): Omit<FlatModelConfig, 'vocabularySize'> {
+  const { vision, ...sizes } = config;
+  return {
+    ...sizes,
+    mergeSize: vision.spatialMerge,
+    gridLayers: vision.grid?.layers ?? 0,
+    gridMerge: vision.grid?.cellPatches ?? 1,
+    ...(vision.stem ? { stemChannels: vision.stem.channels, stemPool: vision.stem.pool, stemPooling: vision.stem.pooling } : {}),
+    gridPointer: vision.pointer,
+    ...(vision.readout ? { imageReadout: vision.readout } : {}),
+  };
+}
+
+/**
+ * A stored model config (a checkpoint's config.json) in either form, grouped, or the flat form of
+ * checkpoints written before the vision switches were grouped, as the grouped config. Throws
+ * InvalidArgumentError naming the field on a missing, unknown or mistyped value, and on a config
+ * that cannot build a model (validateModelConfig).
+ */
+export function readModelConfig(value: unknown): ModelConfig {
+  if (!isRecord(value)) {
+    throw new InvalidArgumentError({ argument: 'ModelConfig', expected: 'an object', value, message: `ModelConfig must be an object; got ${describe(value)}.` });
+  }
+  return validateModelConfig(isFlat(value) ? groupFlat(parseWith(flatSchema, value)) : orderModelConfig(parseWith(groupedSchema, value)));
+}
+
+/**
+ * A config with overrides applied (CreateModelOptions.config), in either form: grouped overrides
+ * merge field by field (a stem or grid object into the base's, null turns it off); flat overrides
+ * (the form before grouping) are applied to the base's flat form, which is then read as a whole, so
+ * they mean what they meant then. The result is not validated (resolveModelConfig does).
+ */
+export function applyModelConfigOverrides(base: ModelConfig, overrides: ModelConfigOverrides | Partial<Omit<FlatModelConfig, 'vocabularySize'>>): ModelConfig {
+  if (!isRecord(overrides)) {
+    throw new InvalidArgumentError({ argument: 'ModelConfig', expected: 'an object of overrides', value: overrides, message: `ModelConfig overrides must be an object; got ${describe(overrides)}.` });
+  }
+  const { vocabularySize, ...rest } = base;
+  if (isFlat(overrides)) return groupFlat(parseWith(flatSchema, { ...flatten(rest), ...parseWith(flatOverridesSchema, overrides), vocabularySize }));
+  const { vision: visionOverrides, ...sizes } = parseWith(overridesSchema, overrides) as ModelConfigOverrides;
+  const vision = { ...base.vision };
+  if (visionOverrides) {
+    const { stem, grid, ...switches } = visionOverrides;
+    Object.assign(vision, switches);
+    if (stem !== undefined) vision.stem = stem === null ? null : ({ pool: 1, pooling: 'mean', ...base.vision.stem, ...stem } as PixelStemConfig);
+    if (grid !== undefined) vision.grid = grid === null ? null : ({ cellPatches: 1, ...base.vision.grid, ...grid } as GridLayersConfig);
+  }
+  return orderModelConfig({ ...base, ...sizes, vision });
+}
+
+/**
+ * Throws InvalidArgumentError, naming the field, on a config that cannot build a model; returns
+ * it otherwise.
+ */
 export function validateModelConfig(config: ModelConfig): ModelConfig {
-  const positive = [
-    'vocabularySize',
-    'imageSize',
-    'patchSize',
-    'mergeSize',
-    'modelDimension',
-    'headCount',
-    'decoderLayers',
-    'mlpRatio',
-    'maxSequenceLength',
-  ] as const;
+  const fail = (field: string, value: unknown, message: string): never => {
+    throw new InvalidArgumentError({ argument: `ModelConfig.${field}`, expected: message, value, message });
+  };
+  const positive = ['vocabularySize', 'imageSize', 'patchSize', 'modelDimension', 'headCount', 'decoderLayers', 'mlpRatio', 'maxSequenceLength'] as const;
   for (const key of positive) {
-    if (!Number.isInteger(config[key]) || config[key] <= 0) {
-      throw new RangeError(`ModelConfig.${key} must be a positive integer; got ${String(config[key])}.`);
-    }
+    if (!Number.isInteger(config[key]) || config[key] <= 0) fail(key, config[key], `ModelConfig.${key} must be a positive integer; got ${String(config[key])}.`);
   }
   if (!Number.isInteger(config.encoderLayers) || config.encoderLayers < 0) {
-    throw new RangeError(`ModelConfig.encoderLayers must be a non-negative integer; got ${config.encoderLayers}.`);
+    fail('encoderLayers', config.encoderLayers, `ModelConfig.encoderLayers must be a non-negative integer; got ${config.encoderLayers}.`);
   }
-  const stemChannels = config.stemChannels ?? 0;
-  const stemPool = config.stemPool ?? 1;
-  if (!Number.isInteger(stemChannels) || stemChannels < 0) {
-    throw new RangeError(`ModelConfig.stemChannels must be a non-negative integer; got ${String(config.stemChannels)}.`);
+  if (!isRecord(config.vision)) fail('vision', config.vision, `ModelConfig.vision must be an object of the vision switches; got ${describe(config.vision)}.`);
+  const { stem, grid, spatialMerge, pointer, readout } = config.vision;
+  if (!Number.isInteger(spatialMerge) || spatialMerge <= 0) fail('vision.spatialMerge', spatialMerge, `ModelConfig.vision.spatialMerge must be a positive integer; got ${String(spatialMerge)}.`);
+  if (stem) {
+    if (!Number.isInteger(stem.channels) || stem.channels <= 0) fail('vision.stem.channels', stem.channels, `ModelConfig.vision.stem.channels must be a positive integer; got ${String(stem.channels)}.`);
+    if (!Number.isInteger(stem.pool) || stem.pool <= 0 || config.patchSize % stem.pool !== 0) {
+      fail('vision.stem.pool', stem.pool, `ModelConfig.vision.stem.pool must be a positive divisor of patchSize (${config.patchSize}); got ${String(stem.pool)}.`);
+    }
+    if (stem.pooling !== 'mean' && stem.pooling !== 'max') fail('vision.stem.pooling', stem.pooling, `ModelConfig.vision.stem.pooling must be 'mean' or 'max'; got ${String(stem.pooling)}.`);
   }
-  if (!Number.isInteger(stemPool) || stemPool <= 0 || config.patchSize % stemPool !== 0) {
-    throw new RangeError(`ModelConfig.stemPool must be a positive divisor of patchSize (${config.patchSize}); got ${String(config.stemPool)}.`);
-  }
-  if (config.stemPooling !== undefined && config.stemPooling !== 'mean' && config.stemPooling !== 'max') {
-    throw new RangeError(`ModelConfig.stemPooling must be 'mean' or 'max'; got ${String(config.stemPooling)}.`);
-  }
-  if (config.gridPointer !== undefined && typeof config.gridPointer !== 'boolean') {
-    throw new RangeError(`ModelConfig.gridPointer must be true or false; got ${String(config.gridPointer)}.`);
-  }
-  if (config.imageReadout !== undefined && config.imageReadout !== 'pointer' && config.imageReadout !== 'max') {
-    throw new RangeError(`ModelConfig.imageReadout must be 'pointer' or 'max'; got ${String(config.imageReadout)}.`);
-  }
-  if (config.imageReadout && !config.gridPointer) {
-    throw new RangeError('ModelConfig.imageReadout reads the latest image through the grid pointer\'s masks: it needs gridPointer: true.');
-  }
-  if (config.gridPointer && patchGrid(config) / config.mergeSize > 10) {
-    throw new RangeError(`ModelConfig.gridPointer names cells with one digit each: at most 10 image tokens per side; got ${patchGrid(config) / config.mergeSize}.`);
+  if (typeof pointer !== 'boolean') fail('vision.pointer', pointer, `ModelConfig.vision.pointer must be true or false; got ${String(pointer)}.`);
+  if (readout !== null && readout !== 'pointer' && readout !== 'max') fail('vision.readout', readout, `ModelConfig.vision.readout must be 'pointer', 'max' or null; got ${String(readout)}.`);
+  if (readout && !pointer) {
+    fail('vision.readout', readout, "ModelConfig.vision.readout reads the latest image through the grid pointer's masks: it needs vision.pointer: true.");
   }
   if (config.imageSize % config.patchSize !== 0) {
-    throw new RangeError(`ModelConfig.imageSize (${config.imageSize}) must be a multiple of patchSize (${config.patchSize}).`);
+    fail('imageSize', config.imageSize, `ModelConfig.imageSize (${config.imageSize}) must be a multiple of patchSize (${config.patchSize}).`);
   }
-  if (patchGrid(config) % config.mergeSize !== 0) {
-    throw new RangeError(`ModelConfig: patches per side (${patchGrid(config)}) must be a multiple of mergeSize (${config.mergeSize}).`);
+  if (patchGrid(config) % spatialMerge !== 0) {
+    fail('vision.spatialMerge', spatialMerge, `ModelConfig: patches per side (${patchGrid(config)}) must be a multiple of vision.spatialMerge (${spatialMerge}).`);
   }
-  if (!Number.isInteger(config.gridLayers) || config.gridLayers < 0) {
-    throw new RangeError(`ModelConfig.gridLayers must be a non-negative integer; got ${config.gridLayers}.`);
+  if (pointer && patchGrid(config) / spatialMerge > 10) {
+    fail('vision.pointer', pointer, `ModelConfig.vision.pointer names cells with one digit each: at most 10 image tokens per side; got ${patchGrid(config) / spatialMerge}.`);
   }
-  if (config.gridLayers > 0 && (!Number.isInteger(config.gridMerge) || config.gridMerge <= 0 || patchGrid(config) % config.gridMerge !== 0)) {
-    throw new RangeError(`ModelConfig: patches per side (${patchGrid(config)}) must be a multiple of gridMerge (${config.gridMerge}).`);
+  if (grid) {
+    if (!Number.isInteger(grid.layers) || grid.layers <= 0) fail('vision.grid.layers', grid.layers, `ModelConfig.vision.grid.layers must be a positive integer; got ${String(grid.layers)}.`);
+    if (!Number.isInteger(grid.cellPatches) || grid.cellPatches <= 0 || patchGrid(config) % grid.cellPatches !== 0) {
+      fail('vision.grid.cellPatches', grid.cellPatches, `ModelConfig: patches per side (${patchGrid(config)}) must be a multiple of vision.grid.cellPatches (${String(grid.cellPatches)}).`);
+    }
   }
   if (config.modelDimension % config.headCount !== 0) {
-    throw new RangeError(
-      `ModelConfig.modelDimension (${config.modelDimension}) must be a multiple of headCount (${config.headCount}).`,
-    );
+    fail('modelDimension', config.modelDimension, `ModelConfig.modelDimension (${config.modelDimension}) must be a multiple of headCount (${config.headCount}).`);
   }
   return config;
 }

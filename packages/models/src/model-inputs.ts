@@ -47,7 +47,7 @@ export interface ModelInputs {
   sharedImageRuns: { start: number; size: number }[] | undefined;
   /** [batch, length]: 0 for real keys, -1e9 for left padding; undefined with right padding. */
   keyBias: tf.Tensor2D | undefined;
-  /** The grid pointer's masks (config.gridPointer only). */
+  /** The grid pointer's masks (config.vision.pointer only). */
   pointer: PointerInputs | undefined;
   dispose(): void;
 }
@@ -132,7 +132,7 @@ export function prepareInputs(
     patches: imageCount > 0 ? tf.tensor2d(patchValues, [imageCount * patchesPerImage, patchDimension(config)]) : undefined,
     uniformPositions: padding === 'right',
     keyBias: keyBias ? tf.tensor2d(keyBias, [batch, length]) : undefined,
-    pointer: config.gridPointer ? buildPointerInputs(config, tokens, batch, length, options.imagePadId) : undefined,
+    pointer: config.vision.pointer ? buildPointerInputs(config, tokens, batch, length, options.imagePadId) : undefined,
     dispose() {
       tf.dispose([inputs.tokens, inputs.positions, inputs.imageSlots]);
       if (inputs.pointer) disposePointerInputs(inputs.pointer);

@@ -1,4 +1,4 @@
-import { patchFeatureDimension, patchGrid, type ModelConfig } from './model-config';
+import { patchFeatureDimension, patchGrid, type GridLayersConfig, type ModelConfig } from './model-config';
 import { pointerDimension } from './grid-pointer';
 import { createRandom, normalSample } from './seeded-random';
 
@@ -40,15 +40,15 @@ function layerSpecs(prefix: string, config: ModelConfig, residualScale: number):
 }
 
 /** The grid layers: a merge of each cell's patches, local layers, and a projection back. */
-function gridSpecs(config: ModelConfig): ParameterSpec[] {
+function gridSpecs(config: ModelConfig, grid: GridLayersConfig): ParameterSpec[] {
   const d = config.modelDimension;
-  const merged = config.gridMerge ** 2 * d;
-  const residualScale = 1 / Math.sqrt(2 * config.gridLayers);
+  const merged = grid.cellPatches ** 2 * d;
+  const residualScale = 1 / Math.sqrt(2 * grid.layers);
   const specs: ParameterSpec[] = [
     { name: 'grid.input.weight', shape: [merged, d], init: normal(1 / Math.sqrt(merged)) },
     { name: 'grid.input.bias', shape: [d], init: zeros },
   ];
-  for (let layer = 0; layer < config.gridLayers; layer++) {
+  for (let layer = 0; layer < grid.layers; layer++) {
     // A cell and its four neighbours in, d hidden units, d out.
     specs.push(
       { name: `grid.${layer}.norm.gain`, shape: [d], init: ones },
@@ -77,11 +77,11 @@ function gridSpecs(config: ModelConfig): ParameterSpec[] {
 export function parameterSpecs(config: ModelConfig): ParameterSpec[] {
   const d = config.modelDimension;
   const grid = patchGrid(config);
+  const { vision } = config;
   const residualScale = 1 / Math.sqrt(2 * Math.max(1, config.decoderLayers));
   const features = patchFeatureDimension(config);
   const specs: ParameterSpec[] = [];
-  const stemChannels = config.stemChannels ?? 0;
-  if (stemChannels > 0) specs.push({ name: 'image.stem.weight', shape: [3, stemChannels], init: normal(1) }, { name: 'image.stem.bias', shape: [stemChannels], init: zeros });
+  if (vision.stem) specs.push({ name: 'image.stem.weight', shape: [3, vision.stem.channels], init: normal(1) }, { name: 'image.stem.bias', shape: [vision.stem.channels], init: zeros });
   specs.push(
     { name: 'image.patch.weight', shape: [features, d], init: normal(1 / Math.sqrt(features)) },
     { name: 'image.patch.bias', shape: [d], init: zeros },
@@ -92,9 +92,9 @@ export function parameterSpecs(config: ModelConfig): ParameterSpec[] {
   );
   for (let layer = 0; layer < config.encoderLayers; layer++) specs.push(...layerSpecs(`encoder.${layer}`, config, residualScale));
   specs.push({ name: 'image.outputNorm.gain', shape: [d], init: ones }, { name: 'image.outputNorm.bias', shape: [d], init: zeros });
-  if (config.gridLayers > 0) specs.push(...gridSpecs(config));
-  if (config.mergeSize > 1) {
-    const merged = config.mergeSize ** 2 * d;
+  if (vision.grid) specs.push(...gridSpecs(config, vision.grid));
+  if (vision.spatialMerge > 1) {
+    const merged = vision.spatialMerge ** 2 * d;
     specs.push(
       { name: 'image.merger.up.weight', shape: [merged, d], init: normal(1 / Math.sqrt(merged)) },
       { name: 'image.merger.up.bias', shape: [d], init: zeros },
@@ -115,7 +115,7 @@ export function parameterSpecs(config: ModelConfig): ParameterSpec[] {
     { name: 'value.weight', shape: [d, 1], init: zeros },
     { name: 'value.bias', shape: [1], init: zeros },
   );
-  if (config.gridPointer) {
+  if (vision.pointer) {
     const h = pointerDimension(config);
     specs.push(
       { name: 'pointer.query.weight', shape: [d, h], init: normal(1 / Math.sqrt(d)) },
@@ -125,8 +125,8 @@ export function parameterSpecs(config: ModelConfig): ParameterSpec[] {
       { name: 'pointer.gate.bias', shape: [2], init: ones },
     );
   }
-  if (config.gridPointer && config.imageReadout) {
-    if (config.imageReadout === 'max') {
+  if (vision.pointer && vision.readout) {
+    if (vision.readout === 'max') {
       specs.push({ name: 'readout.value.weight', shape: [d, d], init: normal(1 / Math.sqrt(d)) }, { name: 'readout.value.bias', shape: [d], init: zeros });
     }
     specs.push(

@@ -9,6 +9,7 @@ import {
   imageTokenCount,
   MODEL_PRESETS,
   VisionLanguageModel,
+  type ModelConfigOverrides,
 } from './index';
 
 beforeAll(initBackend);
@@ -73,7 +74,7 @@ describe('VisionLanguageModel', () => {
   });
 
   it('has gradients that match finite differences (wasm, float32)', () => {
-    const model = VisionLanguageModel.create({ preset: 'tiny', seed: 3, config: { imageSize: 32, patchSize: 8, gridLayers: 2, gridMerge: 2 } });
+    const model = VisionLanguageModel.create({ preset: 'tiny', seed: 3, config: { imageSize: 32, patchSize: 8, vision: { grid: { layers: 2, cellPatches: 2 } } } });
     const examples = [example(model, '<answer>Left</answer>', cellImage(32, 5, [20, 20, 200], [250, 250, 250]))];
     const checked = ['image.patch.weight', 'image.patchNorm.bias', 'decoder.0.norm1.bias', 'image.row', 'encoder.0.attention.qkv.weight', 'token.embedding', 'position.embedding', 'decoder.0.attention.qkv.weight', 'decoder.0.mlp.down.weight', 'head.weight', 'value.weight', 'decoder.norm.gain', 'grid.input.weight', 'grid.0.up.weight', 'grid.1.down.weight', 'grid.1.norm.gain', 'grid.output.weight'];
     expectGradientsMatchFiniteDifferences(model, examples, checked);
@@ -81,7 +82,7 @@ describe('VisionLanguageModel', () => {
   });
 
   it('has a pixel stem whose gradients match finite differences', () => {
-    const model = VisionLanguageModel.create({ preset: 'tiny', seed: 4, config: { imageSize: 32, patchSize: 8, stemChannels: 4, stemPool: 2 } });
+    const model = VisionLanguageModel.create({ preset: 'tiny', seed: 4, config: { imageSize: 32, patchSize: 8, vision: { stem: { channels: 4, pool: 2 } } } });
     expect(model.weight('image.stem.weight').shape).toEqual([3, 4]);
     // 16 blocks of 2 × 2 pixels a patch, 4 features each.
     expect(model.weight('image.patch.weight').shape).toEqual([64, model.config.modelDimension]);
@@ -91,7 +92,7 @@ describe('VisionLanguageModel', () => {
   });
 
   it.each(['pointer', 'max'] as const)('has an image readout (%s) whose gradients match finite differences', (imageReadout) => {
-    const model = VisionLanguageModel.create({ preset: 'tiny', seed: 4, config: { imageSize: 32, patchSize: 8, gridPointer: true, imageReadout } });
+    const model = VisionLanguageModel.create({ preset: 'tiny', seed: 4, config: { imageSize: 32, patchSize: 8, vision: { pointer: true, readout: imageReadout } } });
     const examples = [example(model, '<answer>Left</answer>', cellImage(32, 5, [20, 20, 200], [250, 250, 250]))];
     const readout = imageReadout === 'max' ? ['readout.value.weight', 'readout.up.weight', 'readout.down.weight'] : ['readout.up.weight', 'readout.down.weight', 'pointer.query.weight', 'pointer.key.weight'];
     expectGradientsMatchFiniteDifferences(model, examples, [...readout, 'image.patch.weight']);
@@ -104,8 +105,8 @@ describe('VisionLanguageModel', () => {
       for (let dy = 0; dy < 2; dy++) for (let dx = 0; dx < 2; dx++) image.data.set([224, 32, 32], ((y + dy) * 32 + x + dx) * 3);
       return image;
     };
-    const tokens = (config: Record<string, number>) => {
-      const model = VisionLanguageModel.create({ preset: 'tiny', seed: 6, config: { imageSize: 32, patchSize: 8, ...config } });
+    const tokens = (vision: ModelConfigOverrides['vision']) => {
+      const model = VisionLanguageModel.create({ preset: 'tiny', seed: 6, config: { imageSize: 32, patchSize: 8, vision } });
       const encode = (image: ReturnType<typeof dotAt>) =>
         tf.tidy(() => {
           const inputs = model.prepare([example(model, 'Up', image)]);
@@ -118,14 +119,14 @@ describe('VisionLanguageModel', () => {
       model.dispose();
       return result;
     };
-    const [pooledA, pooledB] = tokens({ stemChannels: 4, stemPool: 8 });
+    const [pooledA, pooledB] = tokens({ stem: { channels: 4, pool: 8 } });
     pooledA!.flat().forEach((value, index) => expect(value).toBeCloseTo(pooledB!.flat()[index]!, 5));
     const [rawA, rawB] = tokens({});
     expect(Math.max(...rawA!.flat().map((value, index) => Math.abs(value - rawB!.flat()[index]!)))).toBeGreaterThan(1e-3);
   });
 
   it("pools the stem's features by a smooth maximum: gradients match finite differences, and a dot moves its patch's token more than a mean lets it", () => {
-    const model = VisionLanguageModel.create({ preset: 'tiny', seed: 4, config: { imageSize: 32, patchSize: 8, stemChannels: 4, stemPool: 2, stemPooling: 'max' } });
+    const model = VisionLanguageModel.create({ preset: 'tiny', seed: 4, config: { imageSize: 32, patchSize: 8, vision: { stem: { channels: 4, pool: 2, pooling: 'max' } } } });
     const examples = [example(model, '<answer>Left</answer>', cellImage(32, 5, [20, 20, 200], [250, 250, 250]))];
     expectGradientsMatchFiniteDifferences(model, examples, ['image.stem.weight', 'image.stem.bias', 'image.patch.weight']);
     model.dispose();
@@ -133,7 +134,7 @@ describe('VisionLanguageModel', () => {
     const dot = solidImage(32, [240, 240, 240]);
     for (let dy = 0; dy < 2; dy++) for (let dx = 0; dx < 2; dx++) dot.data.set([224, 32, 32], ((9 + dy) * 32 + 17 + dx) * 3);
     const shift = (stemPooling: 'mean' | 'max') => {
-      const pooled = VisionLanguageModel.create({ preset: 'tiny', seed: 6, config: { imageSize: 32, patchSize: 8, stemChannels: 4, stemPool: 8, stemPooling } });
+      const pooled = VisionLanguageModel.create({ preset: 'tiny', seed: 6, config: { imageSize: 32, patchSize: 8, vision: { stem: { channels: 4, pool: 8, pooling: stemPooling } } } });
       const encode = (image: typeof dot) =>
         tf.tidy(() => {
           const inputs = pooled.prepare([example(pooled, 'Up', image)]);
@@ -150,7 +151,7 @@ describe('VisionLanguageModel', () => {
   });
 
   it('encodes a batch of images larger than the stem works on at once the same as each image alone', () => {
-    const model = VisionLanguageModel.create({ preset: 'tiny', seed: 7, config: { imageSize: 32, patchSize: 8, stemChannels: 2, stemPool: 4 } });
+    const model = VisionLanguageModel.create({ preset: 'tiny', seed: 7, config: { imageSize: 32, patchSize: 8, vision: { stem: { channels: 2, pool: 4 } } } });
     const images = Array.from({ length: 260 }, (_, index) => cellImage(32, index % 16, [240, 240, 240], [200, 20 + index, 20]));
     const encode = (batch: typeof images) =>
       tf.tidy(() => {

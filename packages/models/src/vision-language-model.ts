@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { MODEL_PRESETS, patchGrid, validateModelConfig, type ModelConfig, type ModelPresetName } from './model-config';
+import { applyModelConfigOverrides, MODEL_PRESETS, orderModelConfig, patchGrid, validateModelConfig, type FlatModelConfig, type ModelConfig, type ModelConfigOverrides, type ModelPresetName } from './model-config';
 import { gridPropagation, mergePatchBlocks } from './grid-propagation';
 import { generate, type GenerateOptions, type GeneratedSample } from './generate';
 import { countParameters, initialParameterValues, parameterSpecs } from './model-parameters';
@@ -15,7 +15,12 @@ import { gelu, layerNorm, linear, transformerBlock, type WeightLookup } from './
 export interface CreateModelOptions {
   /** A preset to start from (default 'small'); `config` fields override it. */
   preset?: ModelPresetName;
-  config?: Partial<Omit<ModelConfig, 'vocabularySize'>>;
+  /**
+   * Changes to the preset: grouped (`{ imageSize: 128, vision: { pointer: true } }`), or in the flat
+   * form configs had before the vision switches were grouped (`{ gridPointer: true }`), which is
+   * applied as it was then (applyModelConfigOverrides).
+   */
+  config?: ModelConfigOverrides | Partial<Omit<FlatModelConfig, 'vocabularySize'>>;
   /** Seed of the initial weights (default 0). */
   seed?: number;
   tokenizer?: Tokenizer;
@@ -32,7 +37,7 @@ export interface ForwardOutput {
   values: tf.Tensor1D;
   /** Per decoder layer, keys and values [batch, heads, length, d/heads] (with `cache: true`). */
   cache?: { keys: tf.Tensor4D; values: tf.Tensor4D }[];
-  /** Each row's last image's pointer keys (with `cache: true` and config.gridPointer). */
+  /** Each row's last image's pointer keys (with `cache: true` and config.vision.pointer). */
   pointer?: PointerCache;
 }
 
@@ -78,11 +83,8 @@ const STEM_CHUNK_PATCHES = 4096;
  * throws on a config that cannot build a model.
  */
 export function resolveModelConfig(options: Pick<CreateModelOptions, 'preset' | 'config'>, tokenizer: Tokenizer): ModelConfig {
-  return validateModelConfig({
-    ...MODEL_PRESETS[options.preset ?? 'small'],
-    ...options.config,
-    vocabularySize: tokenizer.vocabularySize,
-  });
+  const preset: ModelConfig = { ...MODEL_PRESETS[options.preset ?? 'small'], vocabularySize: tokenizer.vocabularySize };
+  return validateModelConfig(options.config === undefined ? orderModelConfig(preset) : applyModelConfigOverrides(preset, options.config));
 }
 
 /**
@@ -97,16 +99,16 @@ export class VisionLanguageModel {
   readonly scope: string;
   private readonly variables = new Map<string, tf.Variable>();
   private disposed = false;
-  /** Token ids of the digits 0–9, the grid pointer's cell names (config.gridPointer only). */
+  /** Token ids of the digits 0–9, the grid pointer's cell names (config.vision.pointer only). */
   private readonly digitIds: number[] = [];
 
   constructor(config: ModelConfig, tokenizer: Tokenizer, values: Map<string, Float32Array>) {
     this.config = validateModelConfig(config);
     this.tokenizer = tokenizer;
-    if (this.config.gridPointer) {
+    if (this.config.vision.pointer) {
       const digits = Array.from({ length: 10 }, (_, digit) => tokenizer.encode(String(digit)));
       if (digits.some((ids) => ids.length !== 1)) {
-        throw new RangeError('ModelConfig.gridPointer needs a tokenizer with one token per digit 0–9 (the cells it names); this tokenizer splits them.');
+        throw new RangeError('ModelConfig.vision.pointer needs a tokenizer with one token per digit 0–9 (the cells it names); this tokenizer splits them.');
       }
       this.digitIds = digits.map((ids) => ids[0]!);
     }
@@ -207,18 +209,18 @@ export class VisionLanguageModel {
     const position = tf.add(tf.gather(weight('image.row'), rows), tf.gather(weight('image.column'), columns));
     // The pointer's keys: the patch's content alone (with its position, a query could name a
     // memorised place instead of finding what is there).
-    const local = config.gridPointer ? (normed as tf.Tensor2D) : undefined;
+    const local = config.vision.pointer ? (normed as tf.Tensor2D) : undefined;
     let x = tf.reshape(tf.add(tf.reshape(normed, [imageCount, perImage, d]), position), [imageCount * perImage, d]) as tf.Tensor2D;
     const shape = { batch: imageCount, length: perImage, heads: config.headCount };
     for (let layer = 0; layer < config.encoderLayers; layer++) {
       x = transformerBlock(x, weight, `encoder.${layer}`, shape, undefined, epsilon).output;
     }
     let encoded = layerNorm(x, weight('image.outputNorm.gain'), weight('image.outputNorm.bias'), epsilon) as tf.Tensor2D;
-    if ((config.gridLayers ?? 0) > 0) {
-      const gridShape = { images: imageCount, patches: grid, merge: config.gridMerge };
-      encoded = gridPropagation(encoded, weight, gridShape, config.gridLayers, epsilon);
+    if (config.vision.grid) {
+      const gridShape = { images: imageCount, patches: grid, merge: config.vision.grid.cellPatches };
+      encoded = gridPropagation(encoded, weight, gridShape, config.vision.grid.layers, epsilon);
     }
-    const merge = config.mergeSize;
+    const merge = config.vision.spatialMerge;
     if (merge === 1) return { encoded, local };
     const concatenated = mergePatchBlocks(encoded, { images: imageCount, patches: grid, merge });
     const hidden = gelu(linear(concatenated, weight('image.merger.up.weight'), weight('image.merger.up.bias'))) as tf.Tensor2D;
@@ -232,10 +234,10 @@ export class VisionLanguageModel {
   /** What the patch projection reads: the raw pixels, or the stem's per-pixel features averaged in blocks. */
   private patchFeatures(patches: tf.Tensor2D): tf.Tensor2D {
     const { config, weight } = this;
-    const channels = config.stemChannels ?? 0;
-    if (channels === 0) return patches;
+    const settings = config.vision.stem;
+    if (!settings) return patches;
+    const { channels, pool, pooling } = settings;
     const side = config.patchSize;
-    const pool = config.stemPool ?? 1;
     const stem = (rows: tf.Tensor2D): tf.Tensor2D =>
       tf.tidy(() => {
         const count = rows.shape[0];
@@ -244,7 +246,7 @@ export class VisionLanguageModel {
         const features = tf.relu(linear(pixels, weight('image.stem.weight'), weight('image.stem.bias')));
         if (pool === 1) return tf.reshape(features, [count, side * side * channels]);
         const blocks = tf.reshape(features, [count, side / pool, pool, side / pool, pool, channels]);
-        if (config.stemPooling !== 'max') return tf.reshape(tf.mean(blocks, [2, 4]), [count, (side / pool) ** 2 * channels]);
+        if (pooling !== 'max') return tf.reshape(tf.mean(blocks, [2, 4]), [count, (side / pool) ** 2 * channels]);
         // A smooth maximum, (1/β)·log mean exp(β·f): a hard max's gradient goes to every tied
         // element of a flat region; this one's goes to the pixels that lit the feature.
         const pooled = tf.div(tf.sub(tf.logSumExp(tf.mul(blocks, STEM_MAX_SHARPNESS), [2, 4]), Math.log(pool * pool)), STEM_MAX_SHARPNESS);
@@ -283,7 +285,7 @@ export class VisionLanguageModel {
       : tf.add(tokens, tf.gather(weight('position.embedding'), tf.reshape(inputs.positions, [-1])));
     // Without images the pointer has nothing to point at (its terms are masked); zeros keep a generation's cache uniform.
     // The readout reads the image tokens themselves; without it the pointer needs only its keys.
-    const states = (keys: tf.Tensor2D, values: tf.Tensor2D): PointerStates => (this.config.imageReadout ? { keys, values } : { keys });
+    const states = (keys: tf.Tensor2D, values: tf.Tensor2D): PointerStates => (this.config.vision.readout ? { keys, values } : { keys });
     if (!inputs.patches) {
       if (!inputs.pointer) return { x: x as tf.Tensor2D, pointer: undefined };
       const zeros = tf.zeros([batch * length, d]) as tf.Tensor2D;
@@ -348,7 +350,7 @@ export class VisionLanguageModel {
     const { weight, config } = this;
     const normed = layerNorm(hidden, weight('decoder.norm.gain'), weight('decoder.norm.bias'), config.layerNormEpsilon) as tf.Tensor2D;
     const values = tf.reshape(linear(normed, weight('value.weight'), weight('value.bias')), [-1]) as tf.Tensor1D;
-    if (!config.gridPointer || !pointer) {
+    if (!config.vision.pointer || !pointer) {
       const logits = linear(normed, weight('head.weight'), weight('head.bias'));
       return cache ? { logits, values, cache } : { logits, values };
     }

@@ -1,4 +1,4 @@
-import { VisionLanguageModel, type ModelConfig } from '@saccade/models';
+import { VisionLanguageModel, type ModelConfigOverrides } from '@saccade/models';
 import { initTensor } from '@saccade/tensor';
 import * as tf from '@tensorflow/tfjs-core';
 import { beforeAll, expect, test } from 'vitest';
@@ -14,9 +14,9 @@ beforeAll(async () => {
 
 // The model configs the two shipped recipes train (apps/runner/recipes): the default run's is the
 // small preset; the visual-search recipe's adds the pixel stem, the grid pointer and the readout.
-const CONFIGS: [string, Partial<ModelConfig>][] = [
+const CONFIGS: [string, ModelConfigOverrides][] = [
   ['the default run', {}],
-  ['the visual-search recipe', { imageSize: 128, patchSize: 16, gridLayers: 0, gridPointer: true, stemChannels: 16, stemPool: 4, stemPooling: 'max', imageReadout: 'pointer' }],
+  ['the visual-search recipe', { imageSize: 128, patchSize: 16, vision: { stem: { channels: 16, pool: 4, pooling: 'max' }, grid: null, pointer: true, readout: 'pointer' } }],
 ];
 
 // Untrained, the model writes noise: stopping at any of ten letters ends most responses within the
