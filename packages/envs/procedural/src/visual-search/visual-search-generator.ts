@@ -21,6 +21,7 @@ type DistractorShape = (typeof DISTRACTOR_SHAPES)[number];
  * first is left or right of the second, or above or below it).
  */
 export type VisualSearchQuestion = 'colour' | 'shape' | 'relation';
+/** Every {@link VisualSearchQuestion}, in the order the docs list them. */
 export const VISUAL_SEARCH_QUESTIONS: readonly VisualSearchQuestion[] = ['colour', 'shape', 'relation'];
 
 /**
@@ -31,10 +32,12 @@ export const VISUAL_SEARCH_QUESTIONS: readonly VisualSearchQuestion[] = ['colour
  * kinds, so only the conjunction of colour and shape picks the target out.
  */
 export type VisualSearchLookalikes = 'none' | 'colour' | 'shape' | 'both';
+/** Every {@link VisualSearchLookalikes} kind, none first. */
 export const VISUAL_SEARCH_LOOKALIKES: readonly VisualSearchLookalikes[] = ['none', 'colour', 'shape', 'both'];
 
 /** Which relation a `relation` question asks: left/right (V*'s), above/below, or either, drawn per task. */
 export type VisualSearchRelationAxis = 'horizontal' | 'vertical' | 'either';
+/** Every {@link VisualSearchRelationAxis}. */
 export const VISUAL_SEARCH_RELATION_AXES: readonly VisualSearchRelationAxis[] = ['horizontal', 'vertical', 'either'];
 
 /** The smallest and largest `targetRadius`, in pixels. */
