@@ -8,8 +8,9 @@ import type { Output } from '../output';
 
 /** Suite name → the package folder whose `bench/bench.mjs` runs it, or the script itself (`….mjs`). */
 export const BENCH_SUITES: Readonly<Record<string, string>> = {
-  // The built-in model's SFT step and generation throughput (with --torch, against PyTorch).
-  trainers: 'packages/trainers',
+  // The built-in model's SFT step and generation throughput (with --torch, against PyTorch); the
+  // script lives in trainers, whose SFT loss it trains with.
+  models: 'packages/trainers',
   tensor: 'packages/tensor',
   rollout: 'packages/rollout',
   image: 'packages/image',
