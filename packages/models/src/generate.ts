@@ -1,6 +1,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { combinePointerCaches, disposePointerCache, mapPointerCache, type PointerCache } from './grid-pointer';
 import type { ModelSequence } from './model-inputs';
+import { timePhase } from './phase-timer';
 import { bannedTokenIds, sampleToken, type SampleSettings } from './sample-token';
 import { createRandom } from './seeded-random';
 import { transformerBlockStep } from './transformer-layers';
@@ -162,7 +163,7 @@ async function decodeWithCache(
 ): Promise<void> {
   const { config, tokenizer } = model;
   const n = options.n ?? 1;
-  let state = prefill(model, options, n, initialActive);
+  let state = timePhase('prefill', () => prefill(model, options, n, initialActive));
   // The sample each cache row decodes, or -1 once it finished: finished rows stay (fed padding)
   // until a quarter of the rows are finished, then the cache is compacted in one go.
   let rows: number[] = [...initialActive];
@@ -170,7 +171,7 @@ async function decodeWithCache(
     for (;;) {
       throwIfAborted(options.signal);
       const logits = (await state.logits.data()) as Float32Array;
-      const going = new Set(advance(logits, rows));
+      const going = new Set(timePhase('decode.sample', () => advance(logits, rows)));
       rows = rows.map((sample, row) => (going.has(row) ? sample : -1));
       if (going.size === 0) break;
       const keep = rows.flatMap((sample, row) => (sample >= 0 ? [row] : []));
@@ -184,7 +185,7 @@ async function decodeWithCache(
         return { token: state.tokens.at(-1) ?? tokenizer.padId, position: promptLength + state.tokens.length - 1 };
       };
       const steps = rows.map((sample) => (sample >= 0 ? last(sample) : { token: tokenizer.padId, position: 0 }));
-      state = tf.tidy(() => {
+      state = timePhase('decode.step', () => tf.tidy(() => {
         const select = <T extends tf.Tensor>(tensor: T): T => (compact ? selectRows(tensor, keep) : tensor);
         const keyBias = tf.concat([select(previous.keyBias), tf.zeros([rows.length, 1])], 1) as tf.Tensor2D;
         let x = tf.add(
@@ -207,7 +208,7 @@ async function decodeWithCache(
         const pointer = previous.pointer ? mapPointerCache(previous.pointer, (tensor) => tf.clone(select(tensor))) : undefined;
         const logits = model.heads(x, undefined, pointer ? { cache: pointer } : undefined).logits;
         return pointer ? { logits, caches, keyBias, pointer } : { logits, caches, keyBias };
-      });
+      }));
       disposeState(previous);
     }
   } finally {

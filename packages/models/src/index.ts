@@ -67,6 +67,10 @@ export type {
 } from './checkpoint';
 export { CheckpointError } from './checkpoint-error';
 
+// Where time goes (bench models --profile).
+export { PhaseTimer, activePhaseTimer, formatPhaseTable, phaseTable, setPhaseTimer, timePhase } from './phase-timer';
+export type { PhaseRow, PhaseSnapshot, PhaseTable, PhaseTotal, PhaseTotals } from './phase-timer';
+
 // Data-parallel training (worker threads).
 export { DataParallel, splitIntoShards } from './parallel/data-parallel';
 export type { DataParallelOptions, DataParallelStepOptions, DataParallelStepResult } from './parallel/data-parallel';

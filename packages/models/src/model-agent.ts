@@ -3,6 +3,7 @@ import type { GeneratedSample, GenerateOptions } from './generate';
 import { applyChatTemplate } from './chat-template';
 import { decodeImageData } from './decode-image-data';
 import { imageTokenCount } from './model-config';
+import { timePhase } from './phase-timer';
 import type { RgbImage } from './rgb-image';
 import type { Tokenizer } from './tokenizer';
 import type { VisionLanguageModel } from './vision-language-model';
@@ -45,7 +46,7 @@ export interface ModelGenerator {
  */
 export function createModelAgent(settings: ModelAgentSettings): Agent {
   const { model } = settings;
-  const decode = settings.decodeImage ?? decodeImageData;
+  const decode = settings.decodeImage ?? ((image: ImageData, size: number) => timePhase('image.decode', () => decodeImageData(image, size)));
   const generator: ModelGenerator = settings.generator ?? model;
   let seed = settings.seed ?? 0;
   const actBatch = async (options: AgentActBatchOptions): Promise<AgentResponse[]> => {
@@ -53,21 +54,26 @@ export function createModelAgent(settings: ModelAgentSettings): Agent {
     const maxTokens = options.maxTokens ?? settings.maxTokens ?? 64;
     // Room kept for the answer when a prompt must be cut: the answer's budget, at most half the context.
     const answerRoom = Math.min(maxTokens, Math.floor(model.config.maxSequenceLength / 2));
-    const prompts = await Promise.all(
-      options.messages.map(async (messages) => {
-        const prefix = settings.continueFinalMessage ? partialAssistantText(messages) : undefined;
-        const sequence = applyChatTemplate(model.tokenizer, prefix === undefined ? messages : messages.slice(0, -1), {
-          imageTokens: imageTokenCount(model.config),
-          addGenerationPrompt: true,
-        });
-        const whole = prefix === undefined ? sequence.tokens : [...sequence.tokens, ...model.tokenizer.encode(prefix)];
-        const { tokens, images: kept } = fitPrompt(whole, sequence.images, model.config.maxSequenceLength - answerRoom, model.tokenizer);
-        const images = await Promise.all(kept.map((image) => decode(image, model.config.imageSize)));
-        return { tokens, images, kept: kept.length, truncated: whole.length - tokens.length };
-      }),
+    const prompts = await timePhase('prompts', () =>
+      Promise.all(
+        options.messages.map(async (messages) => {
+          const { whole, tokens, kept } = timePhase('chat-template', () => {
+            const prefix = settings.continueFinalMessage ? partialAssistantText(messages) : undefined;
+            const sequence = applyChatTemplate(model.tokenizer, prefix === undefined ? messages : messages.slice(0, -1), {
+              imageTokens: imageTokenCount(model.config),
+              addGenerationPrompt: true,
+            });
+            const whole = prefix === undefined ? sequence.tokens : [...sequence.tokens, ...model.tokenizer.encode(prefix)];
+            const { tokens, images: kept } = fitPrompt(whole, sequence.images, model.config.maxSequenceLength - answerRoom, model.tokenizer);
+            return { whole, tokens, kept };
+          });
+          const images = await Promise.all(kept.map((image) => decode(image, model.config.imageSize)));
+          return { tokens, images, kept: kept.length, truncated: whole.length - tokens.length };
+        }),
+      ),
     );
     const stop = options.stop ?? settings.stop;
-    const results = await generator.generate({
+    const results = await timePhase('generate', () => generator.generate({
       prompts: prompts.map(({ tokens, images }) => ({ tokens, images })),
       n: options.n ?? 1,
       temperature: options.temperature ?? settings.temperature ?? 1,
@@ -76,7 +82,7 @@ export function createModelAgent(settings: ModelAgentSettings): Agent {
       seed: options.seed ?? seed++,
       ...(stop ? { stop } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
-    });
+    }));
     return prompts.map((prompt, index) => {
       const samples = results[index] ?? [];
       return {
@@ -132,7 +138,7 @@ export function createImageDecoder(): (image: ImageData, size: number) => Promis
     if (!sizes) cache.set(image, (sizes = new Map()));
     let decoded = sizes.get(size);
     if (!decoded) {
-      decoded = decodeImageData(image, size);
+      decoded = timePhase('image.decode', () => decodeImageData(image, size));
       sizes.set(size, decoded);
       // A failed decode is not kept: the next caller gets the error afresh.
       decoded.catch(() => sizes!.delete(size));

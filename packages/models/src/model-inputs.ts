@@ -3,6 +3,7 @@ import { InvalidArgumentError } from '@saccade/spec';
 import { imageTokenCount, patchCount, patchDimension, type ModelConfig } from './model-config';
 import { buildPointerInputs, disposePointerInputs, type PointerInputs } from './grid-pointer';
 import { writePatches } from './image-patches';
+import { timePhase } from './phase-timer';
 import type { RgbImage } from './rgb-image';
 
 /** One token sequence and the images for its `<image_pad>` runs, in order. */
@@ -118,7 +119,7 @@ export function prepareInputs(
         value: `${used} <image_pad> tokens`,
       });
     }
-    for (const image of images) patchOffset = writePatches(config, image, patchValues, patchOffset);
+    if (images.length > 0) patchOffset = timePhase('pixels', () => images.reduce((offset, image) => writePatches(config, image, patchValues, offset), patchOffset));
   });
   const inputs: ModelInputs = {
     sharedImageRuns: imageCount > 0 ? sharedRuns(slots, batch, length) : undefined,
@@ -129,7 +130,7 @@ export function prepareInputs(
     tokens: tf.tensor2d(tokens, [batch, length], 'int32'),
     positions: tf.tensor2d(positions, [batch, length], 'int32'),
     imageSlots: tf.tensor1d(slots, 'int32'),
-    patches: imageCount > 0 ? tf.tensor2d(patchValues, [imageCount * patchesPerImage, patchDimension(config)]) : undefined,
+    patches: imageCount > 0 ? timePhase('pixels', () => tf.tensor2d(patchValues, [imageCount * patchesPerImage, patchDimension(config)])) : undefined,
     uniformPositions: padding === 'right',
     keyBias: keyBias ? tf.tensor2d(keyBias, [batch, length]) : undefined,
     pointer: config.vision.pointer ? buildPointerInputs(config, tokens, batch, length, options.imagePadId) : undefined,

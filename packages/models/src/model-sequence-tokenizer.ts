@@ -1,5 +1,6 @@
 import { InvalidArgumentError, splitOnImages, type ContentPart, type EncodedChat, type ImageData, type SequenceMessage, type SequenceTokenizer } from '@saccade/spec';
 import { applyChatTemplate } from './chat-template';
+import { timePhase } from './phase-timer';
 import { Tokenizer } from './tokenizer';
 
 /** How `createModelSequenceTokenizer` counts an image's tokens and which tokenizer it encodes with. */
@@ -32,35 +33,37 @@ export function createModelSequenceTokenizer(options: ModelSequenceTokenizerOpti
   const tokenizer = options.tokenizer ?? new Tokenizer();
   const imageTagId = tokenizer.encode('<image>')[0] ?? tokenizer.unknownId;
 
+  const encodeChat = (messages: readonly SequenceMessage[]): EncodedChat => {
+    const chat: EncodedChat = { inputIds: [tokenizer.bosId], generatedMask: [0], messageIndex: [-1], messageEnds: [], imageSpans: [] };
+    messages.forEach((message, index) => {
+      const content: string | ContentPart[] =
+        message.role === 'user' ? userContent(message, index) : message.text;
+      // One message at a time, so each token's message is known; the template's <bos> is dropped.
+      const one = applyChatTemplate(tokenizer, [{ role: message.role, content }], { imageTokens, addGenerationPrompt: false });
+      if (message.role === 'assistant' && message.tokens !== undefined) {
+        // The sampled ids, not the text re-encoded: role token, the ids (without a trailing end), end.
+        const sampled = message.tokens.at(-1) === tokenizer.endId ? message.tokens.slice(0, -1) : message.tokens;
+        one.tokens = [one.tokens[0]!, one.tokens[1]!, ...sampled, tokenizer.endId];
+        one.assistantMask = [0, 0, ...sampled.map(() => 1), 1];
+      }
+      const offset = chat.inputIds.length - 1;
+      for (let i = 1; i < one.tokens.length; i++) {
+        const id = one.tokens[i] as number;
+        chat.inputIds.push(id);
+        chat.generatedMask.push(one.assistantMask[i] === 1 ? 1 : 0);
+        chat.messageIndex.push(index);
+        if (message.role === 'user' && id === imageTagId && one.tokens[i + 1] === tokenizer.imagePadId) {
+          chat.imageSpans.push({ start: offset + i, end: offset + i + 1 + imageTokens });
+        }
+      }
+      chat.messageEnds[index] = chat.inputIds.length - 1;
+    });
+    return chat;
+  };
+
   return {
     name: 'saccade-character',
-    encodeChat(messages: readonly SequenceMessage[]): EncodedChat {
-      const chat: EncodedChat = { inputIds: [tokenizer.bosId], generatedMask: [0], messageIndex: [-1], messageEnds: [], imageSpans: [] };
-      messages.forEach((message, index) => {
-        const content: string | ContentPart[] =
-          message.role === 'user' ? userContent(message, index) : message.text;
-        // One message at a time, so each token's message is known; the template's <bos> is dropped.
-        const one = applyChatTemplate(tokenizer, [{ role: message.role, content }], { imageTokens, addGenerationPrompt: false });
-        if (message.role === 'assistant' && message.tokens !== undefined) {
-          // The sampled ids, not the text re-encoded: role token, the ids (without a trailing end), end.
-          const sampled = message.tokens.at(-1) === tokenizer.endId ? message.tokens.slice(0, -1) : message.tokens;
-          one.tokens = [one.tokens[0]!, one.tokens[1]!, ...sampled, tokenizer.endId];
-          one.assistantMask = [0, 0, ...sampled.map(() => 1), 1];
-        }
-        const offset = chat.inputIds.length - 1;
-        for (let i = 1; i < one.tokens.length; i++) {
-          const id = one.tokens[i] as number;
-          chat.inputIds.push(id);
-          chat.generatedMask.push(one.assistantMask[i] === 1 ? 1 : 0);
-          chat.messageIndex.push(index);
-          if (message.role === 'user' && id === imageTagId && one.tokens[i + 1] === tokenizer.imagePadId) {
-            chat.imageSpans.push({ start: offset + i, end: offset + i + 1 + imageTokens });
-          }
-        }
-        chat.messageEnds[index] = chat.inputIds.length - 1;
-      });
-      return chat;
-    },
+    encodeChat: (messages) => timePhase('tokenise', () => encodeChat(messages)),
     decode: (ids) => tokenizer.decode(ids),
     imageSpans(ids) {
       const spans: { start: number; end: number }[] = [];

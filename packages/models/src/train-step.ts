@@ -1,6 +1,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { InvalidArgumentError } from '@saccade/spec';
 import { FusedAdamOptimizer, fusedAdamAvailable } from '@saccade/tensor';
+import { timePhase } from './phase-timer';
 import type { VisionLanguageModel } from './vision-language-model';
 
 /** Adam's learning rate and, optionally, its betas and epsilon (PyTorch's defaults otherwise). */
@@ -72,15 +73,18 @@ export function applyGradients(model: VisionLanguageModel, optimizer: tf.Optimiz
   const maxNorm = Number.isFinite(maxGradientNorm) ? maxGradientNorm : Number.MAX_VALUE;
   if (isFusedAdam(optimizer) && fusedAdamAvailable()) {
     // The norm as clipByGlobalNorm computes it; its scale, in float32 as tf ops would, goes into the fused update.
-    const normTensor = globalNorm(gradients);
-    const norm = normTensor.dataSync()[0] ?? NaN;
-    normTensor.dispose();
+    const norm = timePhase('clip', () => {
+      const normTensor = globalNorm(gradients);
+      const value = normTensor.dataSync()[0] ?? NaN;
+      normTensor.dispose();
+      return value;
+    });
     const scale = Math.min(1, Math.fround(Math.fround(maxNorm) / Math.fround(norm + Math.fround(1e-6))));
-    optimizer.applyScaledGradients(variables.map((variable, index) => ({ name: variable.name, tensor: gradients[index]! })), scale);
+    timePhase('adam', () => optimizer.applyScaledGradients(variables.map((variable, index) => ({ name: variable.name, tensor: gradients[index]! })), scale));
     return norm;
   }
-  const clipped = clipByGlobalNorm(gradients, maxNorm);
-  optimizer.applyGradients(variables.map((variable, index) => ({ name: variable.name, tensor: clipped.gradients[index] as tf.Tensor })));
+  const clipped = timePhase('clip', () => clipByGlobalNorm(gradients, maxNorm));
+  timePhase('adam', () => optimizer.applyGradients(variables.map((variable, index) => ({ name: variable.name, tensor: clipped.gradients[index] as tf.Tensor }))));
   const norm = clipped.norm.dataSync()[0] ?? NaN;
   tf.dispose([clipped.norm, ...clipped.gradients]);
   return norm;

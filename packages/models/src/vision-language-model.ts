@@ -4,6 +4,7 @@ import { gridPropagation, mergePatchBlocks } from './grid-propagation';
 import { generate, type GenerateOptions, type GeneratedSample } from './generate';
 import { countParameters, initialParameterValues, parameterSpecs } from './model-parameters';
 import { MASKED, prepareInputs, type ModelInputs, type ModelSequence } from './model-inputs';
+import { timePhase } from './phase-timer';
 import { Tokenizer } from './tokenizer';
 import { pointerCacheOf, pointerStepTerms, pointerTerms, type PointerCache, type PointerInputs, type PointerStates } from './grid-pointer';
 import { gelu, layerNorm, linear, transformerBlock, type WeightLookup } from './transformer-layers';
@@ -177,12 +178,14 @@ export class VisionLanguageModel {
 
   /** Builds the input tensors for token sequences with their images (see `prepareInputs`). */
   prepare(sequences: readonly ModelSequence[], padding: 'right' | 'left' = 'right', length?: number): ModelInputs {
-    return prepareInputs(this.config, sequences, {
-      padding,
-      ...(length !== undefined ? { length } : {}),
-      padId: this.tokenizer.padId,
-      imagePadId: this.tokenizer.imagePadId,
-    });
+    return timePhase('prepare', () =>
+      prepareInputs(this.config, sequences, {
+        padding,
+        ...(length !== undefined ? { length } : {}),
+        padId: this.tokenizer.padId,
+        imagePadId: this.tokenizer.imagePadId,
+      }),
+    );
   }
 
   /** Patch rows [images·patches, patch values] → image tokens [images·imageTokenCount, d]. */
@@ -196,6 +199,10 @@ export class VisionLanguageModel {
    * pointing is a per-patch detector rather than a memory of whole images.
    */
   private encodeImagesWithLocal(patches: tf.Tensor2D): { encoded: tf.Tensor2D; local: tf.Tensor2D | undefined } {
+    return timePhase('image.encoder', () => this.encodeImagesUntimed(patches));
+  }
+
+  private encodeImagesUntimed(patches: tf.Tensor2D): { encoded: tf.Tensor2D; local: tf.Tensor2D | undefined } {
     const { config, weight } = this;
     const grid = patchGrid(config);
     const perImage = grid * grid;
@@ -255,12 +262,14 @@ export class VisionLanguageModel {
     // Per-pixel features are patchSize² times the patches' rows: an evaluation's batch of images
     // at once would not fit the wasm heap, so they are made a slice at a time.
     const total = patches.shape[0];
-    if (total <= STEM_CHUNK_PATCHES) return stem(patches);
-    const parts: tf.Tensor2D[] = [];
-    for (let start = 0; start < total; start += STEM_CHUNK_PATCHES) {
-      parts.push(stem(tf.slice(patches, [start, 0], [Math.min(STEM_CHUNK_PATCHES, total - start), -1])));
-    }
-    return tf.concat(parts, 0);
+    return timePhase('image.stem', () => {
+      if (total <= STEM_CHUNK_PATCHES) return stem(patches);
+      const parts: tf.Tensor2D[] = [];
+      for (let start = 0; start < total; start += STEM_CHUNK_PATCHES) {
+        parts.push(stem(tf.slice(patches, [start, 0], [Math.min(STEM_CHUNK_PATCHES, total - start), -1])));
+      }
+      return tf.concat(parts, 0);
+    });
   }
 
   /** Token, position and image embeddings of the inputs: [batch·length, d]. */
@@ -333,13 +342,17 @@ export class VisionLanguageModel {
     let x = embedded.x;
     const cache: { keys: tf.Tensor4D; values: tf.Tensor4D }[] = [];
     const shape = { batch, length, heads: config.headCount };
-    for (let layer = 0; layer < config.decoderLayers; layer++) {
-      const block = transformerBlock(x, weight, `decoder.${layer}`, shape, bias, config.layerNormEpsilon);
-      x = block.output;
-      if (options.cache) cache.push({ keys: block.keys, values: block.values });
-    }
+    x = timePhase('decoder', () => {
+      let hidden = x;
+      for (let layer = 0; layer < config.decoderLayers; layer++) {
+        const block = transformerBlock(hidden, weight, `decoder.${layer}`, shape, bias, config.layerNormEpsilon);
+        hidden = block.output;
+        if (options.cache) cache.push({ keys: block.keys, values: block.values });
+      }
+      return hidden;
+    });
     const pointer = inputs.pointer && embedded.pointer ? { inputs: inputs.pointer, batch, length, states: embedded.pointer } : undefined;
-    return this.heads(x, options.cache ? cache : undefined, pointer);
+    return timePhase('heads', () => this.heads(x, options.cache ? cache : undefined, pointer));
   }
 
   /**

@@ -9,8 +9,11 @@ import {
   createAdamOptimizer,
   DataParallel,
   imageTokenCount,
+  PhaseTimer,
+  setPhaseTimer,
   shardGradients,
   splitIntoShards,
+  timePhase,
   VisionLanguageModel,
 } from '../index';
 
@@ -130,4 +133,68 @@ it('greedy generation shared over threads gives what one thread gives, in prompt
   expect(actual.map((samples) => samples.map((sample) => sample.tokens))).toEqual(expected.map((samples) => samples.map((sample) => sample.tokens)));
   await shared.close();
   model.dispose();
+});
+
+it('a profiled step and generation time their phases here and on the worker, and give what unprofiled ones give', async () => {
+  const plain = VisionLanguageModel.create({ preset: 'tiny', seed: 4 });
+  const timed = VisionLanguageModel.create({ preset: 'tiny', seed: 4 });
+  const batch = examples(plain);
+  const prompts = batch.map((example) => ({ tokens: example.tokens.slice(0, example.tokens.indexOf(plain.tokenizer.assistantId) + 1), images: example.images ?? [] }));
+  const plainPair = await DataParallel.create(plain, { workers: 1 });
+  const timedPair = await DataParallel.create(timed, { workers: 1 });
+  const plainOptimizer = createAdamOptimizer({ learningRate: 1e-2 });
+  const timedOptimizer = createAdamOptimizer({ learningRate: 1e-2 });
+  const context = { markedTokens: countMarked(batch) };
+  const expected = await plainPair.step(plainOptimizer, targetTokenLossReference(), batch, context);
+  const expectedSamples = await plainPair.generate({ prompts, n: 2, maxTokens: 5, seed: 9 });
+  const timer = new PhaseTimer();
+  setPhaseTimer(timer);
+  try {
+    const actual = await timePhase('update', () => timedPair.step(timedOptimizer, targetTokenLossReference(), batch, context));
+    const samples = await timePhase('generate', () => timedPair.generate({ prompts, n: 2, maxTokens: 5, seed: 9 }));
+    expect(actual).toEqual(expected);
+    expect(samples).toEqual(expectedSamples);
+  } finally {
+    setPhaseTimer(undefined);
+    timer.close();
+  }
+  const { phases, workers } = timer.take();
+  expect(Object.keys(phases).sort()).toEqual([
+    'generate',
+    'generate/decode.sample',
+    'generate/decode.step',
+    'generate/exchange.send',
+    'generate/exchange.wait',
+    'generate/prefill',
+    'generate/prefill/decoder',
+    'generate/prefill/heads',
+    'generate/prefill/prepare',
+    'generate/prefill/prepare/pixels',
+    'generate/prefill/image.encoder',
+    'update',
+    'update/adam',
+    'update/backward',
+    'update/clip',
+    'update/exchange.receive',
+    'update/exchange.receive/gradients.add',
+    'update/exchange.send',
+    'update/exchange.wait',
+    'update/forward',
+    'update/forward/decoder',
+    'update/forward/heads',
+    'update/forward/image.encoder',
+    'update/forward/prepare',
+    'update/forward/prepare/pixels',
+  ].sort());
+  expect(phases['update/forward']!.calls).toBe(1);
+  expect(phases['update']!.ms).toBeGreaterThanOrEqual(phases['update/forward']!.ms + phases['update/backward']!.ms);
+  // The worker's share: its weights, forward and backward, gradients sent back; its generation.
+  expect(Object.keys(workers)).toEqual(expect.arrayContaining(['weights.assign', 'forward', 'backward', 'gradients.flatten', 'generate', 'generate/prefill', 'generate/decode.step']));
+  expect(workers['weights.assign']!.calls).toBe(2);
+  plainOptimizer.dispose();
+  timedOptimizer.dispose();
+  await plainPair.close();
+  await timedPair.close();
+  plain.dispose();
+  timed.dispose();
 });

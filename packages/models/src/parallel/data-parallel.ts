@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import * as tf from '@tensorflow/tfjs-core';
 import { backendInfo } from '@saccade/tensor';
+import { activePhaseTimer, timePhase } from '../phase-timer';
 import { applyGradients, type ApplyLossResult } from '../train-step';
 import type { GenerateOptions, GeneratedSample } from '../generate';
 import type { VisionLanguageModel } from '../vision-language-model';
@@ -115,11 +116,14 @@ export class DataParallel {
     const lossFunction = (await resolveLoss(loss)) as ShardLoss<Example, Context>;
     const shards = splitIntoShards(examples, this.threadCount, exampleCost).filter((shard) => shard.length > 0);
     const [local = [], ...remote] = shards;
-    const weights = remote.length > 0 ? flattenTensors(this.model.trainableVariables) : undefined;
+    const profile = activePhaseTimer() !== undefined;
     // Post the workers' shards first, so they run while this thread does its own.
-    const replies = remote.map((shard, index) =>
-      this.request(this.workers[index]!, { kind: 'gradients', id: this.nextId++, weights: weights!, loss, shard, context }),
-    );
+    const replies = timePhase('exchange.send', () => {
+      const weights = remote.length > 0 ? flattenTensors(this.model.trainableVariables) : undefined;
+      return remote.map((shard, index) =>
+        this.request(this.workers[index]!, { kind: 'gradients', id: this.nextId++, weights: weights!, loss, shard, context, ...(profile ? { profile } : {}) }),
+      );
+    });
     let own: ShardGradients;
     try {
       own = shardGradients(this.model, lossFunction, local, context);
@@ -131,17 +135,20 @@ export class DataParallel {
     }
     let settled: WorkerReply[];
     try {
-      settled = await Promise.all(replies);
+      settled = await timePhase('exchange.wait', () => Promise.all(replies));
     } catch (error) {
       tf.dispose(own.gradients);
       throw error;
     }
-    let total = own;
-    for (const reply of settled) {
-      if (!reply.ok || reply.ready || !('gradients' in reply)) continue;
-      total = addShardGradients(total, { gradients: unflattenTensors(reply.gradients, total.gradients), loss: reply.loss, metrics: reply.metrics });
-    }
-    return total;
+    return timePhase('exchange.receive', () => {
+      let total = own;
+      for (const reply of settled) {
+        if (!reply.ok || reply.ready || !('gradients' in reply)) continue;
+        if (reply.profile) activePhaseTimer()?.recordWorker(reply.profile);
+        total = addShardGradients(total, { gradients: unflattenTensors(reply.gradients, total.gradients), loss: reply.loss, metrics: reply.metrics });
+      }
+      return total;
+    });
   }
 
   /**
@@ -156,13 +163,23 @@ export class DataParallel {
     if (shares <= 1) return this.model.generate(options);
     const size = Math.ceil(options.prompts.length / shares);
     const parts = Array.from({ length: shares }, (_, index) => options.prompts.slice(index * size, (index + 1) * size)).filter((part) => part.length > 0);
-    const weights = flattenTensors(this.model.trainableVariables);
     const seed = options.seed ?? 0;
-    const remote = parts.slice(1).map((prompts, index) =>
-      this.request(this.workers[index]!, { kind: 'generate', id: this.nextId++, weights, options: { ...rest, prompts, seed: seed + index + 1 } }),
-    );
+    const timer = activePhaseTimer();
+    const remote = timePhase('exchange.send', () => {
+      const weights = flattenTensors(this.model.trainableVariables);
+      return parts.slice(1).map((prompts, index) =>
+        this.request(this.workers[index]!, { kind: 'generate', id: this.nextId++, weights, options: { ...rest, prompts, seed: seed + index + 1 }, ...(timer ? { profile: true } : {}) }),
+      );
+    });
+    // With a timer: when this thread's share ended, to tell waiting for the workers apart.
+    let ownEnd = 0;
+    const own = this.model.generate({ ...options, prompts: parts[0]!, seed });
     // Awaited together: a share that fails first must not leave the others' rejections unhandled.
-    const [local, ...replies] = await Promise.all([this.model.generate({ ...options, prompts: parts[0]!, seed }), ...remote]);
+    const [local, ...replies] = await Promise.all([timer ? own.then((samples) => ((ownEnd = timer.now()), samples)) : own, ...remote]);
+    if (timer) {
+      timer.record('exchange.wait', timer.now() - ownEnd);
+      for (const reply of replies) if (reply.ok && 'samples' in reply && reply.profile) timer.recordWorker(reply.profile);
+    }
     signal?.throwIfAborted();
     return [local!, ...replies.map((reply) => (reply.ok && 'samples' in reply ? reply.samples : []))].flat();
   }

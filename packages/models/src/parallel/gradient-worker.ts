@@ -8,6 +8,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import { initTensor, type BackendName } from '@saccade/tensor';
 import type { ModelConfig } from '../model-config';
 import { initialParameterValues } from '../model-parameters';
+import { PhaseTimer, setPhaseTimer, timePhase, type PhaseTotals } from '../phase-timer';
 import { Tokenizer, type TokenizerJson } from '../tokenizer';
 import { VisionLanguageModel } from '../vision-language-model';
 import { assignFlat, flattenTensors } from './flat-weights';
@@ -29,20 +30,34 @@ const model = new VisionLanguageModel(setup.config, new Tokenizer(setup.tokenize
 
 port.on('message', (request: WorkerRequest) => {
   void (async () => {
+    // The main thread profiles: time this request's phases and send them with the reply.
+    const timer = request.profile ? new PhaseTimer() : undefined;
+    setPhaseTimer(timer);
+    const profile = (): { profile?: PhaseTotals } => {
+      if (!timer) return {};
+      setPhaseTimer(undefined);
+      timer.close();
+      return { profile: timer.take().phases };
+    };
     try {
-      assignFlat(model.trainableVariables, request.weights);
+      timePhase('weights.assign', () => assignFlat(model.trainableVariables, request.weights));
       if (request.kind === 'generate') {
-        const reply: WorkerReply = { id: request.id, ok: true, samples: await model.generate(request.options) };
+        const samples = await timePhase('generate', () => model.generate(request.options));
+        const reply: WorkerReply = { id: request.id, ok: true, samples, ...profile() };
         port.postMessage(reply);
         return;
       }
       const loss = await resolveLoss(request.loss);
       const result = shardGradients(model, loss, request.shard, request.context);
-      const gradients = flattenTensors(result.gradients);
+      const gradients = timePhase('gradients.flatten', () => flattenTensors(result.gradients));
       tf.dispose(result.gradients);
-      const reply: WorkerReply = { id: request.id, ok: true, gradients, loss: result.loss, metrics: result.metrics };
+      const reply: WorkerReply = { id: request.id, ok: true, gradients, loss: result.loss, metrics: result.metrics, ...profile() };
       port.postMessage(reply, [gradients.buffer as ArrayBuffer]);
     } catch (error) {
+      if (timer) {
+        setPhaseTimer(undefined);
+        timer.close();
+      }
       const reply: WorkerReply = { id: request.id, ok: false, error: error instanceof Error ? (error.stack ?? error.message) : String(error) };
       port.postMessage(reply);
     }

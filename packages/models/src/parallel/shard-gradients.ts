@@ -1,4 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
+import { activePhaseTimer, timePhase } from '../phase-timer';
 import type { VisionLanguageModel } from '../vision-language-model';
 import type { ShardLoss } from './shard-loss';
 
@@ -29,7 +30,7 @@ export function exampleCost(example: unknown): number {
 
 /** Adds a part's gradients, loss and metrics to a running total; both parts' gradient tensors are disposed. */
 export function addShardGradients(total: ShardGradients, part: ShardGradients): ShardGradients {
-  const gradients = total.gradients.map((gradient, index) => tf.add(gradient, part.gradients[index]!));
+  const gradients = timePhase('gradients.add', () => total.gradients.map((gradient, index) => tf.add(gradient, part.gradients[index]!)));
   tf.dispose([...total.gradients, ...part.gradients]);
   const metrics = { ...total.metrics };
   for (const [name, value] of Object.entries(part.metrics)) metrics[name] = (metrics[name] ?? 0) + value;
@@ -67,12 +68,17 @@ export function shardGradients<Example, Context>(
 function partGradients<Example, Context>(model: VisionLanguageModel, loss: ShardLoss<Example, Context>, part: readonly Example[], context: Context): ShardGradients {
   const variables = model.trainableVariables;
   let metricTensors: Record<string, tf.Scalar> = {};
+  // With a phase timer: the forward pass is the loss call, the backward pass what variableGrads does after it.
+  const timer = activePhaseTimer();
+  let forwardEnd = 0;
   const { value, grads } = tf.variableGrads(() => {
-    const output = loss(model, part, context);
+    const output = timePhase('forward', () => loss(model, part, context));
     // Metrics are created inside the gradient tape's scope; keep them past it.
     metricTensors = Object.fromEntries(Object.entries(output.metrics ?? {}).map(([name, metric]) => [name, tf.keep(metric)]));
+    if (timer) forwardEnd = timer.now();
     return output.loss;
   }, variables);
+  if (timer) timer.record('backward', timer.now() - forwardEnd);
   const gradients = variables.map((variable) => grads[variable.name] ?? tf.zerosLike(variable));
   const metrics = Object.fromEntries(Object.entries(metricTensors).map(([name, metric]) => [name, metric.dataSync()[0] ?? NaN]));
   const result = { gradients, loss: value.dataSync()[0] ?? NaN, metrics };

@@ -1,4 +1,5 @@
 import type { GenerateOptions, GeneratedSample } from '../generate';
+import type { PhaseTotals } from '../phase-timer';
 import type { LossReference } from './shard-loss';
 
 /** Main thread → worker: the weights to use and one shard to differentiate. */
@@ -9,6 +10,8 @@ export interface GradientRequest {
   loss: LossReference;
   shard: readonly unknown[];
   context: unknown;
+  /** Time the request's phases and send them back (the main thread's PhaseTimer is on). */
+  profile?: boolean;
 }
 
 /** Main thread → worker: the weights to use and a share of the prompts to sample from. */
@@ -17,6 +20,7 @@ export interface GenerateRequest {
   id: number;
   weights: Float32Array;
   options: Omit<GenerateOptions, 'signal'>;
+  profile?: boolean;
 }
 
 export type WorkerRequest = GradientRequest | GenerateRequest;
@@ -24,6 +28,6 @@ export type WorkerRequest = GradientRequest | GenerateRequest;
 /** Worker → main thread. `id` 0 with `ready` announces a started worker. */
 export type WorkerReply =
   | { id: number; ok: true; ready: true }
-  | { id: number; ok: true; ready?: undefined; gradients: Float32Array; loss: number; metrics: Record<string, number> }
-  | { id: number; ok: true; ready?: undefined; samples: GeneratedSample[][] }
+  | { id: number; ok: true; ready?: undefined; gradients: Float32Array; loss: number; metrics: Record<string, number>; profile?: PhaseTotals }
+  | { id: number; ok: true; ready?: undefined; samples: GeneratedSample[][]; profile?: PhaseTotals }
   | { id: number; ok: false; error: string };
