@@ -28,6 +28,31 @@ describe('recipes', () => {
   });
 });
 
+describe('budgets', () => {
+  test('the default run and every recipe are budgeted in steps, with no time guard unless a config sets one', async () => {
+    const defaults = await loadTrainConfig(undefined, {});
+    expect([defaults.sft.steps, defaults.grpo.steps, defaults.ppo.steps]).toEqual([400, 110, 100]);
+    expect([defaults.sft.timeLimitSeconds, defaults.grpo.timeLimitSeconds, defaults.ppo.timeLimitSeconds]).toEqual([undefined, undefined, undefined]);
+    const search = await loadTrainConfig(undefined, {}, 'visual-search');
+    expect([search.sft.steps, search.grpo.steps, search.sft.timeLimitSeconds, search.grpo.timeLimitSeconds]).toEqual([150, 20, undefined, undefined]);
+    // --time-limit and --grpo-time-limit set the guards; a run's config.yaml keeps them for --resume.
+    const guarded = await loadTrainConfig(undefined, { sft: { timeLimitSeconds: 1440 }, grpo: { timeLimitSeconds: 0.5 } }, 'visual-search');
+    expect([guarded.sft.timeLimitSeconds, guarded.grpo.timeLimitSeconds, guarded.sft.steps]).toEqual([1440, 0.5, 150]);
+  });
+
+  test.each([
+    [{ sft: { timeLimitSeconds: 0 } }, 'sft.timeLimitSeconds: expected seconds > 0 (a time guard; leave the key out for none), received 0'],
+    [{ grpo: { timeLimitSeconds: -30 } }, 'grpo.timeLimitSeconds: expected seconds > 0 (a time guard; leave the key out for none), received -30'],
+    [{ ppo: { timeLimitSeconds: 'ten minutes' } }, 'ppo.timeLimitSeconds: expected seconds > 0 (a time guard; leave the key out for none), received "ten minutes"'],
+    // --time-limit abc reaches the schema as Number('abc').
+    [{ sft: { timeLimitSeconds: Number('abc') } }, 'sft.timeLimitSeconds: expected seconds > 0 (a time guard; leave the key out for none), received NaN'],
+    [{ sft: { timeLimitSeconds: null } }, 'sft.timeLimitSeconds: expected seconds > 0 (a time guard; leave the key out for none), received null'],
+    [{ grpo: { steps: 2.5 } }, 'grpo.steps: Invalid input: expected int, received number'],
+  ])('%j is refused, naming the key and what it expects', async (overrides, issue) => {
+    await expect(loadTrainConfig(undefined, overrides)).rejects.toMatchObject({ issues: [issue] });
+  });
+});
+
 describe('RL settings', () => {
   test("the advantage mask, GRPO's options and the demonstrator take their documented defaults and refuse what they do not know", async () => {
     const defaults = await loadTrainConfig(undefined, {});

@@ -36,7 +36,7 @@ describe('createProgressPrinter', () => {
     expect(output.out).toEqual([]);
   });
 
-  test("the ETA knows the phases' time limits: GRPO ends on its limit, not after all its steps", () => {
+  test("the ETA knows the phases' time guards: a GRPO its guard will stop ends on it, not after all its steps", () => {
     const output = capture();
     const status: string[] = [];
     const phases = [
@@ -79,6 +79,17 @@ describe('createProgressPrinter', () => {
       'step 3/10  loss 0.1000  500 tokens/s  3m27s elapsed, ETA ?',
       'step 4/10  loss 0.1000  500 tokens/s  3m32s elapsed, ETA 30s',
     ]);
+  });
+
+  test("warnings (a time guard's cut) and errors print with their level; other messages as they are", () => {
+    const output = capture();
+    const print = createProgressPrinter(output, { totalSteps: 4, interactive: false });
+    const cut = "SFT was cut short by its time limit (sft.timeLimitSeconds: 0.001 s): it stopped at step 1 of 4; this run's curve is not the one its configured steps give";
+    print({ type: 'log', time, level: 'info', message: '320 demonstrations ready' });
+    print({ type: 'log', time, level: 'warn', step: 1, message: cut });
+    print({ type: 'log', time, level: 'error', message: 'the judge is unreachable' });
+    print({ type: 'checkpoint-saved', time, step: 1, path: 'checkpoints/1' });
+    expect(output.out).toEqual(['320 demonstrations ready', `warning: ${cut}`, 'error: the judge is unreachable', 'checkpoint saved: checkpoints/1']);
   });
 
   test('formatDuration', () => {

@@ -16,7 +16,9 @@ export interface ProgressPrinterSettings {
   writeStatus?: (line: string) => void;
 }
 
-/** Turns run events into what a person watching a headless run wants: rate, ETA, eval results. */
+const LEVEL_PREFIXES = { debug: '', info: '', warn: 'warning: ', error: 'error: ' } as const;
+
+/** Turns run events into what a person watching a headless run wants: rate, ETA, eval results, warnings. */
 export function createProgressPrinter(output: Output, settings: ProgressPrinterSettings): (event: RunEvent) => void {
   const interval = (settings.intervalSeconds ?? 10) * 1000;
   let lastPrinted = 0;
@@ -64,7 +66,8 @@ export function createProgressPrinter(output: Output, settings: ProgressPrinterS
       );
     } else if (event.type === 'log' || event.type === 'checkpoint-saved') {
       if (settings.interactive && settings.writeStatus) settings.writeStatus('');
-      output.log(event.type === 'log' ? event.message : `checkpoint saved: ${event.path}`);
+      // Warnings (a time limit's cut, failed episodes) say so, as the TUI's log does.
+      output.log(event.type === 'log' ? `${LEVEL_PREFIXES[event.level]}${event.message}` : `checkpoint saved: ${event.path}`);
     }
   };
 }

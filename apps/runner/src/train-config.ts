@@ -5,6 +5,20 @@ import { z } from 'zod';
 const seedRangeSchema = z.object({ start: z.number().int().nonnegative(), count: z.number().int().positive() }).strict();
 
 /**
+ * A phase's time guard: seconds after which it stops even with steps left, and the run records the
+ * cut (a warning event, `cuts` in summary.json, a line at the end). No default: a phase's budget is
+ * its `steps`, so a config gives the same curve on a slower machine, only later; a default in
+ * seconds is a statement about one machine (the visual-search recipe's 480 s stopped its SFT at
+ * step 120 where it was measured and at step 76 on a machine 1.5× slower).
+ */
+const guardSecondsError = (issue: { input?: unknown }): string =>
+  `expected seconds > 0 (a time guard; leave the key out for none), received ${typeof issue.input === 'string' ? JSON.stringify(issue.input) : String(issue.input)}`;
+const guardSecondsSchema = z
+  .number({ error: guardSecondsError })
+  .refine((value) => value > 0 && Number.isFinite(value), { error: guardSecondsError })
+  .optional();
+
+/**
  * `saccade train`'s configuration. Every field has the default run's value, so an empty config is
  * the built-in default: the small model on FrozenLake 4×4 from images, SFT on the solver's
  * demonstrations then GRPO, sized for a laptop CPU.
@@ -96,14 +110,16 @@ export const trainConfigSchema = z
         evalEvery: z.number().int().positive().default(50),
         /** Tokens a response may take in the phase's held-out evaluation (a tool call needs more than an answer). */
         maxTokens: z.number().int().positive().default(48),
-        timeLimitSeconds: z.number().positive().default(540),
+        /** A time guard, not a budget (default none): stop SFT after this many seconds, recorded as a cut. */
+        timeLimitSeconds: guardSecondsSchema,
       })
       .strict()
       .prefault({}),
     /** Phase 2: GRPO from the SFT policy (0 steps skips it). */
     grpo: z
       .object({
-        steps: z.number().int().nonnegative().default(200),
+        /** The default run's 110 steps: what fitted in its former 330-s limit on the 2-core machine (docs/training.md's curve, ending at step 510). */
+        steps: z.number().int().nonnegative().default(110),
         promptsPerStep: z.number().int().positive().default(16),
         groupSize: z.number().int().min(2).default(8),
         learningRate: z.number().positive().default(1e-4),
@@ -148,7 +164,8 @@ export const trainConfigSchema = z
         epochs: z.number().int().positive().default(1),
         miniBatches: z.number().int().positive().default(1),
         evalEvery: z.number().int().positive().default(10),
-        timeLimitSeconds: z.number().positive().default(330),
+        /** A time guard (default none): stop the phase after this many seconds, recorded as a cut. */
+        timeLimitSeconds: guardSecondsSchema,
       })
       .strict()
       .prefault({}),
@@ -184,7 +201,8 @@ export const trainConfigSchema = z
         valueClip: z.number().nonnegative().default(0),
         valueWarmupSteps: z.number().int().nonnegative().default(3),
         evalEvery: z.number().int().positive().default(10),
-        timeLimitSeconds: z.number().positive().default(330),
+        /** A time guard (default none): stop the phase after this many seconds, recorded as a cut. */
+        timeLimitSeconds: guardSecondsSchema,
       })
       .strict()
       .prefault({}),

@@ -17,6 +17,44 @@ export interface TrainRunResult {
   steps: number;
   seconds: number;
   evaluations: Evaluation[];
+  /** Phases a time guard stopped before their steps were done (none in a run within its guards). */
+  cuts: PhaseCut[];
+}
+
+/**
+ * A phase its time guard (`timeLimitSeconds`) stopped with steps left: the run's curve from here on
+ * is not the config's. Steps are the run's (as metrics.jsonl and the checkpoints count them).
+ */
+export interface PhaseCut {
+  phase: 'sft' | 'grpo' | 'ppo';
+  /** The step the phase stopped at. */
+  atStep: number;
+  /** The step the phase was to end at. */
+  ofSteps: number;
+  /** The phase's guard. */
+  limitSeconds: number;
+  /** The phase's own seconds when it stopped (the clock its guard reads). */
+  seconds: number;
+}
+
+/** A phase's name as the messages spell it. */
+const PHASE_NAMES = { sft: 'SFT', grpo: 'GRPO', ppo: 'PPO' } as const;
+
+/**
+ * The warning a cut phase gives (the run's event, the progress line, the TUI's log), e.g. `GRPO
+ * was cut short by its time limit (grpo.timeLimitSeconds: 330 s): it stopped at step 511 of 600
+ * (111 of its 200 steps); this run's curve is not the one its configured steps give`.
+ */
+export function describeCut(cut: PhaseCut, phaseStart: number): string {
+  const within = phaseStart > 0 ? ` (${cut.atStep - phaseStart} of its ${cut.ofSteps - phaseStart} steps)` : '';
+  return `${PHASE_NAMES[cut.phase]} was cut short by its time limit (${cut.phase}.timeLimitSeconds: ${cut.limitSeconds} s): it stopped at step ${cut.atStep} of ${cut.ofSteps}${within}; this run's curve is not the one its configured steps give`;
+}
+
+/** The cut a phase's warning event carries (`data.cut`), or undefined for any other event. */
+export function cutOfEvent(event: RunEvent): PhaseCut | undefined {
+  if (event.type !== 'log' || event.level !== 'warn') return undefined;
+  const cut = event.data?.['cut'];
+  return typeof cut === 'object' && cut !== null && 'phase' in cut && 'atStep' in cut ? (cut as PhaseCut) : undefined;
 }
 
 export interface TrainRunOptions {
@@ -34,27 +72,28 @@ export interface TrainRunSetup {
   demonstrations?: SftDemonstrations;
 }
 
-/** The model a run starts with: fresh from the config, or the newest checkpoint's (with its optimizer) on resume. */
 /**
  * The phases a run still has ahead (as `runTraining` decides them: SFT unless done, then GRPO or
- * PPO), with their steps and time limits, and the step the first of them started after: what the
+ * PPO), with their steps and time guards, and the step the first of them started after: what the
  * progress lines and the TUI need for an ETA.
  */
 export function plannedPhases(config: TrainConfig, resumeFrom?: { phase: 'sft' | 'grpo' | 'ppo'; complete: boolean; phaseStart: number }): { phases: PhasePlan[]; firstPhaseStart: number } {
   const phases: PhasePlan[] = [];
   const sftPending = config.sft.steps > 0 && (!resumeFrom || (resumeFrom.phase === 'sft' && !resumeFrom.complete));
-  if (sftPending) phases.push({ steps: config.sft.steps, timeLimitSeconds: config.sft.timeLimitSeconds });
+  const plan = ({ steps, timeLimitSeconds }: { steps: number; timeLimitSeconds?: number | undefined }): PhasePlan => (timeLimitSeconds === undefined ? { steps } : { steps, timeLimitSeconds });
+  if (sftPending) phases.push(plan(config.sft));
   const second = secondPhase(config);
   const inPhase2 = resumeFrom?.phase === config.algorithm && !resumeFrom.complete;
-  if (second && second.steps > 0 && (inPhase2 || !resumeFrom || resumeFrom.phase === 'sft')) phases.push({ steps: second.steps, timeLimitSeconds: second.timeLimitSeconds });
+  if (second && second.steps > 0 && (inPhase2 || !resumeFrom || resumeFrom.phase === 'sft')) phases.push(plan(second));
   return { phases, firstPhaseStart: !sftPending && inPhase2 ? resumeFrom.phaseStart : 0 };
 }
 
 /** The settings of the phase after SFT, if the algorithm has one. */
-export function secondPhase(config: TrainConfig): { steps: number; timeLimitSeconds: number } | undefined {
+export function secondPhase(config: TrainConfig): { steps: number; timeLimitSeconds?: number | undefined } | undefined {
   return config.algorithm === 'ppo' ? config.ppo : config.algorithm === 'grpo' ? config.grpo : undefined;
 }
 
+/** The model a run starts with: fresh from the config, or the newest checkpoint's (with its optimizer) on resume. */
 export async function prepareTrainRun(config: TrainConfig, folder: RunFolder, resume: boolean): Promise<TrainRunSetup> {
   const fresh = VisionLanguageModel.create({ preset: config.model.preset, seed: config.model.seed, ...(config.model.config ? { config: config.model.config } : {}) });
   if (!resume) return { model: fresh };
@@ -78,8 +117,10 @@ export async function prepareTrainRun(config: TrainConfig, folder: RunFolder, re
 
 /**
  * The default pipeline: SFT on the solver's demonstrations, then GRPO from that policy, with one
- * step count across both phases. A resumed run continues the phase its checkpoint was in (or
- * starts the next one when that phase had ended) at the checkpoint's step.
+ * step count across both phases. Each phase runs its configured steps; a phase its time guard
+ * stops early is reported as a cut (a warning event with `data.cut`, and in the result). A resumed
+ * run continues the phase its checkpoint was in (or starts the next one when that phase had ended)
+ * at the checkpoint's step.
  */
 export async function runTraining(config: TrainConfig, folder: RunFolder, setup: TrainRunSetup, options: TrainRunOptions): Promise<TrainRunResult> {
   const store = await createEpisodeRecorder(folder.path, config.episodeStore, options.emit);
@@ -114,6 +155,15 @@ async function runPhases(config: TrainConfig, folder: RunFolder, setup: TrainRun
     ...(options.betweenSteps ? { betweenSteps: options.betweenSteps } : {}),
   };
   const reached = (): boolean => config.targetSuccess !== undefined && (evaluations.at(-1)?.success ?? 0) >= config.targetSuccess;
+  const cuts: PhaseCut[] = [];
+  // A phase that ended before its last step without reaching the target stopped on its guard (a
+  // stop request throws instead): say so where the run is read, so the curve is not taken for the config's.
+  const checkCut = (phase: PhaseCut['phase'], phaseStart: number, ofSteps: number, limitSeconds: number | undefined, result: { steps: number; seconds: number }): void => {
+    if (limitSeconds === undefined || result.steps >= ofSteps || reached()) return;
+    const cut: PhaseCut = { phase, atStep: result.steps, ofSteps, limitSeconds, seconds: result.seconds };
+    cuts.push(cut);
+    options.emit({ type: 'log', time: new Date().toISOString(), level: 'warn', step: result.steps, message: describeCut(cut, phaseStart), data: { cut } });
+  };
 
   let step = resumeFrom?.step ?? 0;
   const sftPending = config.sft.steps > 0 && (!resumeFrom || (resumeFrom.phase === 'sft' && !resumeFrom.complete));
@@ -136,6 +186,7 @@ async function runPhases(config: TrainConfig, folder: RunFolder, setup: TrainRun
       options.emit,
     );
     evaluations.push(...result.evaluations.map((evaluation) => ({ ...evaluation, phase: 'sft' as const })));
+    checkCut('sft', 0, config.sft.steps, config.sft.timeLimitSeconds, result);
     step = result.steps;
   }
 
@@ -155,8 +206,9 @@ async function runPhases(config: TrainConfig, folder: RunFolder, setup: TrainRun
       result = await trainGrpo(model, { ...common, ...grpo, steps: phaseStart + steps, timeLimitSeconds, ...resumed }, options.emit);
     }
     evaluations.push(...result.evaluations.map((evaluation) => ({ ...evaluation, phase: algorithm })));
+    checkCut(algorithm, phaseStart, phaseStart + phaseSteps, secondPhase(config)?.timeLimitSeconds, result);
     step = result.steps;
   }
   resumeFrom?.optimizer?.dispose();
-  return { steps: step, seconds: (performance.now() - started) / 1000, evaluations };
+  return { steps: step, seconds: (performance.now() - started) / 1000, evaluations, cuts };
 }

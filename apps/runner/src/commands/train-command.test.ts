@@ -117,12 +117,69 @@ describe('saccade train', () => {
     const metrics = readFileSync(join(folder, 'metrics.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { kind: string; step: number });
     expect(metrics.map((row) => `${row.kind}@${row.step}`)).toEqual(['eval@0', 'train@1', 'train@2', 'eval@2', 'train@3', 'train@4', 'eval@4']);
     const summary = JSON.parse(readFileSync(join(folder, 'summary.json'), 'utf8')) as { status: string; steps: number };
-    expect(summary).toMatchObject({ status: 'completed', steps: 4 });
+    expect(summary).toMatchObject({ status: 'completed', steps: 4, cuts: [] });
     expect(existsSync(join(folder, 'checkpoints', '4', 'weights.bin'))).toBe(true);
     expect(output.out.at(-2)).toMatch(/^done: 4 steps in \d+ s; held-out success \d+\.\d% → \d+\.\d%\. Run folder: /);
     expect(output.out.at(-1)).toBe(
       `plots: ${join(folder, 'plots', 'loss.png')}, ${join(folder, 'plots', 'success.png')}, ${join(folder, 'plots', 'success-minutes.png')}`,
     );
+  });
+
+  test('a time guard that runs out cuts its phase, and the run says so: an event, summary.json, the progress lines, the last line', { timeout: 180_000 }, async () => {
+    const file = join(scratch, 'guarded.yaml');
+    writeFileSync(file, 'grpo: { promptsPerStep: 1, groupSize: 2, maxTokens: 12 }\nepisodeStore: { trainEvery: 0, evaluations: false }\n');
+    const output = capture();
+    const { exitCode } = await runCli(
+      ['train', '--config', file, '--preset', 'tiny', '--steps', '4', '--batch-size', '4', '--eval-every', '2', '--eval-episodes', '2', '--train-seeds', '8', '--grpo-steps', '2',
+        '--time-limit', '0.001', '--grpo-time-limit', '0.001', '--name', 'guarded', '--out', scratch, '--plain'],
+      output,
+    );
+    expect(exitCode).toBe(EXIT_SUCCESS);
+    const folder = join(scratch, 'guarded');
+    // Each phase stops after its first step (an evaluation there, then the next phase from that step).
+    const metrics = readFileSync(join(folder, 'metrics.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { kind: string; step: number });
+    expect(metrics.map((row) => `${row.kind}@${row.step}`)).toEqual(['eval@0', 'train@1', 'eval@1', 'rollout@2', 'train@2', 'eval@2']);
+    const sftMessage = "SFT was cut short by its time limit (sft.timeLimitSeconds: 0.001 s): it stopped at step 1 of 4; this run's curve is not the one its configured steps give";
+    const grpoMessage = "GRPO was cut short by its time limit (grpo.timeLimitSeconds: 0.001 s): it stopped at step 2 of 3 (1 of its 2 steps); this run's curve is not the one its configured steps give";
+    const cuts = [
+      { phase: 'sft', atStep: 1, ofSteps: 4, limitSeconds: 0.001, seconds: expect.any(Number) },
+      { phase: 'grpo', atStep: 2, ofSteps: 3, limitSeconds: 0.001, seconds: expect.any(Number) },
+    ];
+    const events = readFileSync(join(folder, 'events.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { type: string; level?: string });
+    expect(events.filter((event) => event.type === 'log' && event.level === 'warn')).toEqual([
+      { type: 'log', time: expect.any(String), level: 'warn', step: 1, message: sftMessage, data: { cut: cuts[0] } },
+      { type: 'log', time: expect.any(String), level: 'warn', step: 2, message: grpoMessage, data: { cut: cuts[1] } },
+    ]);
+    const summary = JSON.parse(readFileSync(join(folder, 'summary.json'), 'utf8')) as { cuts: { seconds: number }[] };
+    expect(summary).toMatchObject({ status: 'completed', steps: 2, cuts });
+    for (const cut of summary.cuts) expect(cut.seconds).toBeGreaterThanOrEqual(0.001);
+    expect(output.out.filter((line) => line.startsWith('warning: '))).toEqual([`warning: ${sftMessage}`, `warning: ${grpoMessage}`]);
+    expect(output.out.at(-2)).toMatch(/^done: 2 steps in \d+ s; /);
+    expect(output.err).toEqual([
+      "warning: a time limit cut this run short: SFT at step 1 of 4 (sft.timeLimitSeconds: 0.001 s), GRPO at step 2 of 3 (grpo.timeLimitSeconds: 0.001 s). Its curve is not the one its configured steps give (summary.json: cuts); raise or remove the limit to run every step.",
+    ]);
+
+    // Resumed, the run keeps its cuts: summary.json lists those its events recorded.
+    const resumed = capture();
+    expect((await runCli(['train', '--resume', folder, '--plain'], resumed)).exitCode).toBe(EXIT_SUCCESS);
+    expect(JSON.parse(readFileSync(join(folder, 'summary.json'), 'utf8'))).toMatchObject({ status: 'completed', steps: 2, cuts });
+    expect(resumed.err).toHaveLength(1);
+  });
+
+  test('a run within its time guards has no cut', { timeout: 180_000 }, async () => {
+    const output = capture();
+    const { exitCode } = await runCli(
+      ['train', '--preset', 'tiny', '--steps', '2', '--batch-size', '4', '--eval-every', '2', '--eval-episodes', '2', '--train-seeds', '4', '--grpo-steps', '0', '--time-limit', '3600', '--name', 'within', '--out', scratch, '--plain'],
+      output,
+    );
+    expect(exitCode).toBe(EXIT_SUCCESS);
+    expect(output.err).toEqual([]);
+    const folder = join(scratch, 'within');
+    expect(JSON.parse(readFileSync(join(folder, 'summary.json'), 'utf8'))).toMatchObject({ status: 'completed', steps: 2, cuts: [] });
+    expect(parseYaml(readFileSync(join(folder, 'config.yaml'), 'utf8'))).toMatchObject({ sft: { steps: 2, timeLimitSeconds: 3600 } });
+    const events = readFileSync(join(folder, 'events.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { type: string; level?: string });
+    expect(events.filter((event) => event.level === 'warn')).toEqual([]);
+    expect(output.out.filter((line) => line.startsWith('warning: '))).toEqual([]);
   });
 
   test('an unknown config key and a wrong type are usage errors naming the key', async () => {

@@ -16,7 +16,7 @@ import { JUDGE_FLAG_HELP, judgeOptionFromFlags, type JudgeFlags } from '../judge
 import { createRunEventHooks } from '../run-event-hooks';
 import { createControlReader, RUN_FILES } from '@saccade/runs';
 import type { TrainConfig } from '../train-config';
-import { plannedPhases, prepareTrainRun, runTraining, secondPhase } from '../train-run';
+import { cutOfEvent, plannedPhases, prepareTrainRun, runTraining, secondPhase, type PhaseCut } from '../train-run';
 import { basename, join } from 'node:path';
 
 interface TrainFlags extends JudgeFlags {
@@ -94,8 +94,8 @@ export function trainCommand(output: Output, setExitCode: (code: number) => void
     .option('--eval-every <n>', 'SFT steps between held-out evaluations', integer)
     .option('--eval-episodes <n>', 'held-out episodes per evaluation', integer)
     .option('--train-seeds <n>', 'training seeds (demonstrations and GRPO prompts)', integer)
-    .option('--time-limit <seconds>', 'SFT time limit', Number)
-    .option('--grpo-time-limit <seconds>', 'GRPO time limit', Number)
+    .option('--time-limit <seconds>', "SFT's time guard: stop SFT after this many seconds even with steps left, reported as a cut (default none: SFT runs its steps)", Number)
+    .option('--grpo-time-limit <seconds>', "GRPO's time guard, as --time-limit (default none)", Number)
     .option('--target-success <fraction>', 'stop once held-out success reaches this (0–1)', Number)
     .option('--checkpoint-every <n>', 'steps between checkpoints (for --resume)', integer)
     .option('--workers <n>', 'data-parallel worker threads (default: one per spare core)', integer)
@@ -232,25 +232,36 @@ export function trainCommand(output: Output, setExitCode: (code: number) => void
           display.emit(event);
         });
       const control = createControlReader(folder.path, () => controller.abort());
+      // The phases a time guard cut, this process's and (on --resume) those its events kept: summary.json lists them all.
+      const cuts: PhaseCut[] = flags.resume === undefined ? [] : folder.readEvents().flatMap((event) => cutOfEvent(event) ?? []);
       emit({ type: 'run-start', time: new Date().toISOString(), runName: name, config, ...(startStep > 0 ? { step: startStep } : {}) });
       try {
-        const result = await runTraining(config, folder, setup, { emit, signal: controller.signal, betweenSteps: control.betweenSteps });
+        const result = await runTraining(config, folder, setup, {
+          emit: (event) => {
+            const cut = cutOfEvent(event);
+            if (cut) cuts.push(cut);
+            emit(event);
+          },
+          signal: controller.signal,
+          betweenSteps: control.betweenSteps,
+        });
         if (controller.signal.aborted) throw new Error('stopped');
         const last = result.evaluations.at(-1);
         const first = result.evaluations[0];
         const sftEnd = result.evaluations.filter((evaluation) => evaluation.phase === 'sft').at(-1);
-        folder.writeSummary({ status: 'completed', steps: result.steps, seconds: result.seconds, backend: backend?.name, first, sftEnd, last, evaluations: result.evaluations });
+        folder.writeSummary({ status: 'completed', steps: result.steps, seconds: result.seconds, backend: backend?.name, cuts, first, sftEnd, last, evaluations: result.evaluations });
         emit({ type: 'run-end', time: new Date().toISOString(), status: 'completed', step: result.steps });
         await display.close();
         output.log(
           `done: ${result.steps} steps in ${Math.round(result.seconds)} s; held-out success ${pct(first?.success)} → ${pct(last?.success)}. Run folder: ${folder.path}`,
         );
+        if (cuts.length > 0) output.error(cutWarning(cuts));
         setExitCode(EXIT_SUCCESS);
       } catch (error) {
         const cancelled = controller.signal.aborted;
         const message = error instanceof Error ? error.message : String(error);
         emit({ type: 'run-end', time: new Date().toISOString(), status: cancelled ? 'cancelled' : 'failed', error: { name: (error as Error)?.name ?? 'Error', message } });
-        folder.writeSummary({ status: cancelled ? 'cancelled' : 'failed', error: message });
+        folder.writeSummary({ status: cancelled ? 'cancelled' : 'failed', error: message, cuts });
         await display.close();
         if (!cancelled) throw error;
         output.log(`cancelled; continue with: saccade train --resume ${folder.path}`);
@@ -322,6 +333,12 @@ function envOptionsFlag(flags: TrainFlags): Record<string, unknown> | undefined 
     throw new ConfigError({ source: '--env-options', issues: [`expected a JSON object, got ${JSON.stringify(flags.envOptions)}`] });
   }
   return parsed as Record<string, unknown>;
+}
+
+/** The run's last word on its cuts: one line, after `done:`, that no one reads as the config's curve. */
+export function cutWarning(cuts: readonly PhaseCut[]): string {
+  const phases = cuts.map((cut) => `${cut.phase.toUpperCase()} at step ${cut.atStep} of ${cut.ofSteps} (${cut.phase}.timeLimitSeconds: ${cut.limitSeconds} s)`);
+  return `warning: a time limit cut this run short: ${phases.join(', ')}. Its curve is not the one its configured steps give (summary.json: cuts); raise or remove the limit to run every step.`;
 }
 
 function pct(value: number | undefined): string {
