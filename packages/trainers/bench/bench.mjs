@@ -4,8 +4,10 @@
 // @saccade/models and @saccade/trainers: run `pnpm build` first). Prints one JSON object. Options: --steps N, --batch N, --torch (also run the
 // PyTorch peer on the same weights and batch), --preset tiny|small, --config '{"patchSize":16}',
 // --workers N (data-parallel worker threads besides the main one; default: one per spare core).
+// --profile: where the time of real SFT and GRPO steps goes instead (step-profile.mjs; options
+// --runs default,visual-search --sft-steps 3 --grpo-steps 2 --checkpoint RUN=FOLDER --skip-uniform).
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -26,192 +28,231 @@ const batchSize = Number(argument('batch', '32'));
 const withTorch = process.argv.includes('--torch');
 
 await initTensor();
-const model = VisionLanguageModel.create({ preset, seed: 0, config: JSON.parse(argument('config', '{}')) });
-const { tokenizer, config } = model;
-const random = createRandom(1);
-const colours = [[170, 210, 240], [20, 40, 90], [250, 200, 40], [210, 60, 60]];
-const actions = ['Left', 'Right', 'Up', 'Down'];
+if (process.argv.includes('--profile')) await profile();
+else await throughput();
 
-/** A FrozenLake-like 4×4 board: one colour per cell. */
-function board() {
-  const size = config.imageSize;
-  const data = new Uint8Array(size * size * 3);
-  const cells = Array.from({ length: 16 }, () => Math.floor(random() * 4));
-  for (let y = 0; y < size; y++) {
-    for (let x = 0; x < size; x++) {
-      const cell = Math.floor((y * 4) / size) * 4 + Math.floor((x * 4) / size);
-      data.set(colours[cells[cell] ?? 0] ?? [0, 0, 0], (y * size + x) * 3);
-    }
-  }
-  return { width: size, height: size, data };
-}
-
-/** ~100 tokens: a short prompt, one image, an answer of three actions. */
-function example() {
-  const answer = `<think>go to goal</think><answer>${[0, 1, 2].map(() => actions[Math.floor(random() * 4)]).join(',')}</answer>`;
-  const sequence = applyChatTemplate(
-    tokenizer,
-    [
-      { role: 'user', content: [{ type: 'image', image: { data: new Uint8Array(), mediaType: 'image/png' } }, { type: 'text', text: 'FrozenLake. Reach the goal, avoid holes. Actions?' }] },
-      { role: 'assistant', content: answer },
-    ],
-    { imageTokens: imageTokenCount(config), addGenerationPrompt: false },
+/** `--profile`: per-phase milliseconds and shares of SFT and GRPO steps (JSON on stdout, a table on stderr). */
+async function profile() {
+  const { profileSteps } = await import('./step-profile.mjs');
+  const count = (name, fallback) => {
+    const value = Number(argument(name, fallback));
+    if (!Number.isInteger(value) || value < 0) throw new RangeError(`--${name} must be a whole number ≥ 0; got ${argument(name, fallback)}.`);
+    return value;
+  };
+  const workersArgument = argument('workers', undefined);
+  const workers = workersArgument === undefined ? undefined : count('workers', '0');
+  const checkpoints = Object.fromEntries(
+    (argument('checkpoint', '') || '')
+      .split(',')
+      .filter((entry) => entry.length > 0)
+      .map((entry) => {
+        const at = entry.indexOf('=');
+        if (at <= 0) throw new RangeError(`--checkpoint takes RUN=FOLDER (e.g. default=runs/x/checkpoints/400); got ${entry}.`);
+        return [entry.slice(0, at), entry.slice(at + 1)];
+      }),
   );
-  return { tokens: sequence.tokens, images: [board()], lossMask: sequence.assistantMask };
-}
-
-const batch = Array.from({ length: batchSize }, example);
-const length = Math.max(...batch.map((item) => item.tokens.length));
-const initialLoss = tf.tidy(() => maskedCrossEntropy(model, batch).dataSync()[0]);
-
-let folder;
-if (withTorch) {
-  // Hand the exact initial weights and batch to the peer before training moves them.
-  folder = await mkdtemp(join(tmpdir(), 'saccade-bench-'));
-  const weights = model.getWeights();
-  const manifest = [];
-  let offset = 0;
-  const chunks = [];
-  for (const name of model.weightNames) {
-    const values = weights.get(name);
-    manifest.push({ name, shape: model.weight(name).shape, offset });
-    offset += values.length;
-    chunks.push(Buffer.from(values.buffer, values.byteOffset, values.byteLength));
-  }
-  await writeFile(join(folder, 'weights.bin'), Buffer.concat(chunks));
-  const inputs = model.prepare(batch);
-  await writeFile(
-    join(folder, 'batch.json'),
-    JSON.stringify({
-      config,
-      weights: manifest,
-      tokens: inputs.tokens.arraySync(),
-      slots: Array.from(inputs.imageSlots.dataSync()),
-      patches: Array.from(inputs.patches.dataSync()),
-      mask: batch.map((item) => Array.from({ length }, (_, column) => (column > 0 ? (item.lossMask[column] ?? 0) : 0))),
-      steps,
-      learningRate: 1e-3,
-    }),
-  );
-  inputs.dispose();
-}
-
-// The PyTorch peer runs as a child answering one step per request: its steps interleave with ours,
-// so both see the same load on a shared machine.
-let peer;
-if (withTorch) {
-  const script = join(dirname(fileURLToPath(import.meta.url)), 'torch-peer.py');
-  // Debian's python3-torch lives under /usr/bin/python3 (a pyenv python may shadow it).
-  const python = process.env.SACCADE_TORCH_PYTHON ?? (existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3');
-  const child = spawn(python, [script, folder], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-    env: { ...process.env, OPENBLAS_NUM_THREADS: '1', OMP_NUM_THREADS: '2' },
+  const started = performance.now();
+  const result = await profileSteps({
+    runs: argument('runs', 'default,visual-search').split(','),
+    sftSteps: count('sft-steps', '3'),
+    grpoSteps: count('grpo-steps', '2'),
+    workers,
+    // DataParallel's default on the single-threaded backends: one worker per spare core.
+    threads: (workers ?? Math.max(0, availableParallelism() - 1)) + 1,
+    checkpoints,
+    ...(process.argv.includes('--skip-uniform') ? { skipUniformGroups: true } : {}),
   });
-  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
-  peer = {
-    async step() {
-      child.stdin.write('step\n');
-      const { value, done } = await lines.next();
-      if (done) throw new Error('The PyTorch peer exited.');
-      return JSON.parse(value);
-    },
-    close: () => child.stdin.end(),
-  };
+  console.log(JSON.stringify({ backend: backendInfo()?.name ?? tf.getBackend(), threads: (workers ?? Math.max(0, availableParallelism() - 1)) + 1, loadAverage: loadavg(), seconds: (performance.now() - started) / 1000, ...result }, null, 2));
 }
 
-const optimizer = createAdamOptimizer({ learningRate: 1e-3 });
-const cpuSeconds = () => {
-  const usage = process.cpuUsage();
-  return (usage.user + usage.system) / 1e6;
-};
-// Our steps alternate one thread / every thread (DataParallel) / the peer, so all three see the
-// same load; the losses of consecutive steps continue one training run.
-const workersArgument = argument('workers', undefined);
-const parallel = await DataParallel.create(model, workersArgument === undefined ? {} : { workers: Number(workersArgument) });
-const context = { targetTokens: countTargets(batch) };
-const ours = [sftStep(model, optimizer, batch).loss]; // warm-up: kernels, Adam slots
-ours.push((await parallel.step(optimizer, sftLossReference(), batch, context)).loss); // warm-up of the workers
-const theirs = peer ? [await peer.step(), await peer.step()] : [];
-let trainSeconds = 0;
-let trainCpu = 0;
-let parallelSeconds = 0;
-let torchSeconds = 0;
-for (let step = 0; step < steps; step++) {
-  let start = performance.now();
-  const cpu = cpuSeconds();
-  ours.push(sftStep(model, optimizer, batch).loss);
-  trainSeconds += (performance.now() - start) / 1000;
-  trainCpu += cpuSeconds() - cpu;
-  start = performance.now();
-  ours.push((await parallel.step(optimizer, sftLossReference(), batch, context)).loss);
-  parallelSeconds += (performance.now() - start) / 1000;
-  if (peer) {
-    for (let repeat = 0; repeat < 2; repeat++) {
-      const answer = await peer.step();
-      theirs.push(answer);
-      torchSeconds += answer.seconds / 2;
+async function throughput() {
+  const model = VisionLanguageModel.create({ preset, seed: 0, config: JSON.parse(argument('config', '{}')) });
+  const { tokenizer, config } = model;
+  const random = createRandom(1);
+  const colours = [[170, 210, 240], [20, 40, 90], [250, 200, 40], [210, 60, 60]];
+  const actions = ['Left', 'Right', 'Up', 'Down'];
+
+  /** A FrozenLake-like 4×4 board: one colour per cell. */
+  function board() {
+    const size = config.imageSize;
+    const data = new Uint8Array(size * size * 3);
+    const cells = Array.from({ length: 16 }, () => Math.floor(random() * 4));
+    for (let y = 0; y < size; y++) {
+      for (let x = 0; x < size; x++) {
+        const cell = Math.floor((y * 4) / size) * 4 + Math.floor((x * 4) / size);
+        data.set(colours[cells[cell] ?? 0] ?? [0, 0, 0], (y * size + x) * 3);
+      }
+    }
+    return { width: size, height: size, data };
+  }
+
+  /** ~100 tokens: a short prompt, one image, an answer of three actions. */
+  function example() {
+    const answer = `<think>go to goal</think><answer>${[0, 1, 2].map(() => actions[Math.floor(random() * 4)]).join(',')}</answer>`;
+    const sequence = applyChatTemplate(
+      tokenizer,
+      [
+        { role: 'user', content: [{ type: 'image', image: { data: new Uint8Array(), mediaType: 'image/png' } }, { type: 'text', text: 'FrozenLake. Reach the goal, avoid holes. Actions?' }] },
+        { role: 'assistant', content: answer },
+      ],
+      { imageTokens: imageTokenCount(config), addGenerationPrompt: false },
+    );
+    return { tokens: sequence.tokens, images: [board()], lossMask: sequence.assistantMask };
+  }
+
+  const batch = Array.from({ length: batchSize }, example);
+  const length = Math.max(...batch.map((item) => item.tokens.length));
+  const initialLoss = tf.tidy(() => maskedCrossEntropy(model, batch).dataSync()[0]);
+
+  let folder;
+  if (withTorch) {
+    // Hand the exact initial weights and batch to the peer before training moves them.
+    folder = await mkdtemp(join(tmpdir(), 'saccade-bench-'));
+    const weights = model.getWeights();
+    const manifest = [];
+    let offset = 0;
+    const chunks = [];
+    for (const name of model.weightNames) {
+      const values = weights.get(name);
+      manifest.push({ name, shape: model.weight(name).shape, offset });
+      offset += values.length;
+      chunks.push(Buffer.from(values.buffer, values.byteOffset, values.byteLength));
+    }
+    await writeFile(join(folder, 'weights.bin'), Buffer.concat(chunks));
+    const inputs = model.prepare(batch);
+    await writeFile(
+      join(folder, 'batch.json'),
+      JSON.stringify({
+        config,
+        weights: manifest,
+        tokens: inputs.tokens.arraySync(),
+        slots: Array.from(inputs.imageSlots.dataSync()),
+        patches: Array.from(inputs.patches.dataSync()),
+        mask: batch.map((item) => Array.from({ length }, (_, column) => (column > 0 ? (item.lossMask[column] ?? 0) : 0))),
+        steps,
+        learningRate: 1e-3,
+      }),
+    );
+    inputs.dispose();
+  }
+
+  // The PyTorch peer runs as a child answering one step per request: its steps interleave with ours,
+  // so both see the same load on a shared machine.
+  let peer;
+  if (withTorch) {
+    const script = join(dirname(fileURLToPath(import.meta.url)), 'torch-peer.py');
+    // Debian's python3-torch lives under /usr/bin/python3 (a pyenv python may shadow it).
+    const python = process.env.SACCADE_TORCH_PYTHON ?? (existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3');
+    const child = spawn(python, [script, folder], {
+      stdio: ['pipe', 'pipe', 'inherit'],
+      env: { ...process.env, OPENBLAS_NUM_THREADS: '1', OMP_NUM_THREADS: '2' },
+    });
+    const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+    peer = {
+      async step() {
+        child.stdin.write('step\n');
+        const { value, done } = await lines.next();
+        if (done) throw new Error('The PyTorch peer exited.');
+        return JSON.parse(value);
+      },
+      close: () => child.stdin.end(),
+    };
+  }
+
+  const optimizer = createAdamOptimizer({ learningRate: 1e-3 });
+  const cpuSeconds = () => {
+    const usage = process.cpuUsage();
+    return (usage.user + usage.system) / 1e6;
+  };
+  // Our steps alternate one thread / every thread (DataParallel) / the peer, so all three see the
+  // same load; the losses of consecutive steps continue one training run.
+  const workersArgument = argument('workers', undefined);
+  const parallel = await DataParallel.create(model, workersArgument === undefined ? {} : { workers: Number(workersArgument) });
+  const context = { targetTokens: countTargets(batch) };
+  const ours = [sftStep(model, optimizer, batch).loss]; // warm-up: kernels, Adam slots
+  ours.push((await parallel.step(optimizer, sftLossReference(), batch, context)).loss); // warm-up of the workers
+  const theirs = peer ? [await peer.step(), await peer.step()] : [];
+  let trainSeconds = 0;
+  let trainCpu = 0;
+  let parallelSeconds = 0;
+  let torchSeconds = 0;
+  for (let step = 0; step < steps; step++) {
+    let start = performance.now();
+    const cpu = cpuSeconds();
+    ours.push(sftStep(model, optimizer, batch).loss);
+    trainSeconds += (performance.now() - start) / 1000;
+    trainCpu += cpuSeconds() - cpu;
+    start = performance.now();
+    ours.push((await parallel.step(optimizer, sftLossReference(), batch, context)).loss);
+    parallelSeconds += (performance.now() - start) / 1000;
+    if (peer) {
+      for (let repeat = 0; repeat < 2; repeat++) {
+        const answer = await peer.step();
+        theirs.push(answer);
+        torchSeconds += answer.seconds / 2;
+      }
     }
   }
-}
-peer?.close();
-await parallel.close();
+  peer?.close();
+  await parallel.close();
 
-// Generation: 8 prompts × 8 samples = 64 rows with a KV cache.
-const prompts = batch.slice(0, 8).map((item) => ({ tokens: item.tokens.slice(0, item.tokens.indexOf(tokenizer.assistantId) + 1), images: item.images }));
-const generateOnce = async (useCache, maxTokens) => {
-  const start = performance.now();
-  const results = await model.generate({ prompts, n: 8, maxTokens, temperature: 1, seed: 0, useCache });
-  const tokens = results.flat().reduce((sum, sample) => sum + sample.tokens.length, 0);
-  return { tokens, seconds: (performance.now() - start) / 1000 };
-};
-await generateOnce(true, 4); // warm-up
-const cached = await generateOnce(true, 48);
-const uncached = await generateOnce(false, 8);
-
-const result = {
-  backend: backendInfo()?.name ?? tf.getBackend(),
-  // Which of @saccade/tensor's wasm kernel fixes this build has (to tell builds apart in comparisons).
-  wasmKernels: wasmKernelConfigs.map((kernel) => kernel.kernelName),
-  preset,
-  parameters: model.parameterCount,
-  config,
-  train: {
-    batch: batchSize,
-    length,
-    steps,
-    secondsPerStep: trainSeconds / steps,
-    cpuSecondsPerStep: trainCpu / steps,
-    tokensPerSecond: (batchSize * length * steps) / trainSeconds,
-    initialLoss,
-    losses: ours,
-  },
-  dataParallel: {
-    threads: parallel.threadCount,
-    secondsPerStep: parallelSeconds / steps,
-    tokensPerSecond: (batchSize * length * steps) / parallelSeconds,
-  },
-  generate: {
-    rows: 64,
-    cache: { tokens: cached.tokens, seconds: cached.seconds, tokensPerSecond: cached.tokens / cached.seconds },
-    noCache: { tokens: uncached.tokens, seconds: uncached.seconds, tokensPerSecond: uncached.tokens / uncached.seconds },
-  },
-  tensors: tf.memory().numTensors,
-};
-
-if (peer) {
-  const first = theirs[0];
-  result.torch = {
-    torch: first.torch,
-    threads: first.threads,
-    blas: first.blas,
-    secondsPerStep: torchSeconds / steps,
-    tokensPerSecond: (first.tokens * steps) / torchSeconds,
-    losses: theirs.map((answer) => answer.loss),
+  // Generation: 8 prompts × 8 samples = 64 rows with a KV cache.
+  const prompts = batch.slice(0, 8).map((item) => ({ tokens: item.tokens.slice(0, item.tokens.indexOf(tokenizer.assistantId) + 1), images: item.images }));
+  const generateOnce = async (useCache, maxTokens) => {
+    const start = performance.now();
+    const results = await model.generate({ prompts, n: 8, maxTokens, temperature: 1, seed: 0, useCache });
+    const tokens = results.flat().reduce((sum, sample) => sum + sample.tokens.length, 0);
+    return { tokens, seconds: (performance.now() - start) / 1000 };
   };
-  result.maxLossDifference = Math.max(...ours.map((loss, index) => Math.abs(loss - (theirs[index]?.loss ?? NaN))));
-  result.ratioToTorch = result.train.tokensPerSecond / result.torch.tokensPerSecond;
-  result.dataParallelRatioToTorch = result.dataParallel.tokensPerSecond / result.torch.tokensPerSecond;
-  await rm(folder, { recursive: true, force: true });
-}
+  await generateOnce(true, 4); // warm-up
+  const cached = await generateOnce(true, 48);
+  const uncached = await generateOnce(false, 8);
 
-console.log(JSON.stringify(result, null, 2));
+  const result = {
+    backend: backendInfo()?.name ?? tf.getBackend(),
+    // Which of @saccade/tensor's wasm kernel fixes this build has (to tell builds apart in comparisons).
+    wasmKernels: wasmKernelConfigs.map((kernel) => kernel.kernelName),
+    preset,
+    parameters: model.parameterCount,
+    config,
+    train: {
+      batch: batchSize,
+      length,
+      steps,
+      secondsPerStep: trainSeconds / steps,
+      cpuSecondsPerStep: trainCpu / steps,
+      tokensPerSecond: (batchSize * length * steps) / trainSeconds,
+      initialLoss,
+      losses: ours,
+    },
+    dataParallel: {
+      threads: parallel.threadCount,
+      secondsPerStep: parallelSeconds / steps,
+      tokensPerSecond: (batchSize * length * steps) / parallelSeconds,
+    },
+    generate: {
+      rows: 64,
+      cache: { tokens: cached.tokens, seconds: cached.seconds, tokensPerSecond: cached.tokens / cached.seconds },
+      noCache: { tokens: uncached.tokens, seconds: uncached.seconds, tokensPerSecond: uncached.tokens / uncached.seconds },
+    },
+    tensors: tf.memory().numTensors,
+  };
+
+  if (peer) {
+    const first = theirs[0];
+    result.torch = {
+      torch: first.torch,
+      threads: first.threads,
+      blas: first.blas,
+      secondsPerStep: torchSeconds / steps,
+      tokensPerSecond: (first.tokens * steps) / torchSeconds,
+      losses: theirs.map((answer) => answer.loss),
+    };
+    result.maxLossDifference = Math.max(...ours.map((loss, index) => Math.abs(loss - (theirs[index]?.loss ?? NaN))));
+    result.ratioToTorch = result.train.tokensPerSecond / result.torch.tokensPerSecond;
+    result.dataParallelRatioToTorch = result.dataParallel.tokensPerSecond / result.torch.tokensPerSecond;
+    await rm(folder, { recursive: true, force: true });
+  }
+
+  console.log(JSON.stringify(result, null, 2));
+}

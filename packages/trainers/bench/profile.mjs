@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Where an SFT step's time goes, by kernel (imports the built dists). Shares, not absolute
 // times, are what to read on a shared machine. Usage: node bench/profile.mjs [--preset small]
-// [--top 16] (shapes listed) [--repeats 1] (median per kernel over that many profiled steps)
+// [--top 16] (shapes listed) [--repeats 1] (median per kernel over that many profiled steps).
+// By phase of real SFT and GRPO steps (forward, backward, exchange, generation, env…):
+// `node bench/bench.mjs --profile` (step-profile.mjs).
 import { initTensor } from '@saccade/tensor';
 import * as tf from '@tensorflow/tfjs-core';
 import { applyChatTemplate, createAdamOptimizer, imageTokenCount, VisionLanguageModel } from '@saccade/models';

@@ -1,6 +1,6 @@
 import { createRng } from '@saccade/core';
 import { trajectorySuccess } from '@saccade/rollout';
-import type { LossReference, VisionLanguageModel } from '@saccade/models';
+import { timePhase, type LossReference, type VisionLanguageModel } from '@saccade/models';
 import type { RunEvent, Trajectory } from '@saccade/spec';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
@@ -98,27 +98,29 @@ export async function trainGrpo(
       const rolloutStarted = performance.now();
       const stepRng = createRng(settings.seed).fork(`grpo-step-${step}`);
       const draw = (): number[] => Array.from({ length: settings.promptsPerStep }, () => trainSeeds[Math.floor(stepRng.next() * trainSeeds.length)]!);
-      let played = await phase.play(draw(), settings.groupSize, stepRng, step);
+      let played = await timePhase('play', () => phase.play(draw(), settings.groupSize, stepRng, step));
       let sampledBatches = 1;
       for (; sampledBatches < (settings.maxSampledBatches ?? 1) && variedGroups(played, settings).length < settings.promptsPerStep; sampledBatches++) {
-        const more = await phase.play(draw(), settings.groupSize, stepRng, step, `s${step + 1}b${sampledBatches}`);
+        const more = await timePhase('play', () => phase.play(draw(), settings.groupSize, stepRng, step, `s${step + 1}b${sampledBatches}`));
         played = { trajectories: [...played.trajectories, ...more.trajectories], images: new Map([...played.images, ...more.images]) };
       }
       // Dynamic sampling trains on the first promptsPerStep varied groups; the rollout's metrics are every played episode's.
       const batch = sampledBatches > 1 ? firstVariedGroups(played, settings) : played;
       const rolloutSeconds = (performance.now() - rolloutStarted) / 1000;
-      const { examples, statistics, used } = await grpoBatch(phase.episodes, batch, settings);
+      const { examples, statistics, used } = await timePhase('sequences', () => grpoBatch(phase.episodes, batch, settings));
       await phase.record('grpo', step + 1, used, batch);
       // The sampler's log-probs are the old ones; examples without (episodes whose turns recorded no
       // prompt) get them recomputed when the batch mixes both or an update comes after the first.
       const sampled = examples.some((example) => example.sampledLogProbs);
-      if (sampled || (settings.epochs ?? 1) * (settings.miniBatches ?? 1) > 1) attachOldLogProbs(model, examples, phase.sampling);
-      if (reference) attachReferenceLogProbs(reference, examples, phase.sampling);
+      timePhase('logprobs', () => {
+        if (sampled || (settings.epochs ?? 1) * (settings.miniBatches ?? 1) > 1) attachOldLogProbs(model, examples, phase.sampling);
+        if (reference) attachReferenceLogProbs(reference, examples, phase.sampling);
+      });
       const dynamic: Record<string, number> = (settings.maxSampledBatches ?? 1) > 1 ? { sampledBatches, uniformGroups: uniformShare(played, settings) } : {};
       phase.reportRollout(step, played, examples.length, rolloutSeconds, { ...statistics, ...dynamic });
 
       const updateStarted = performance.now();
-      const { metrics, tokens } = await runPolicyUpdates({
+      const { metrics, tokens } = await timePhase('update', () => runPolicyUpdates({
         parallel,
         optimizer,
         loss,
@@ -129,7 +131,7 @@ export async function trainGrpo(
         maxGradientNorm: settings.maxGradientNorm ?? 1,
         rng: stepRng,
         context: (batch) => policyLossContext(batch, settings, klCoefficient, 0.28, phase.sampling),
-      });
+      }));
       step++;
       checkLogprobGap(step, metrics, settings.maxLogprobGap ?? DEFAULT_MAX_LOGPROB_GAP);
       phase.reportUpdate(step, metrics, tokens, rolloutSeconds, (performance.now() - updateStarted) / 1000);

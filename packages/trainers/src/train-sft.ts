@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { createOracleAgent } from '@saccade/agents';
 import { createRng } from '@saccade/core';
-import { createAdamOptimizer, DataParallel, setLearningRate, type LossReference, type VisionLanguageModel } from '@saccade/models';
+import { createAdamOptimizer, DataParallel, setLearningRate, timePhase, type LossReference, type VisionLanguageModel } from '@saccade/models';
 import type { EpisodeContext } from '@saccade/rollout';
 import type { Agent, RunEvent, Trajectory } from '@saccade/spec';
 import type * as tf from '@tensorflow/tfjs-core';
@@ -137,7 +137,7 @@ export async function trainSft(
       const learningRate = warmupCosineLearningRate(step, { peak: settings.learningRate, warmupSteps: settings.warmupSteps, totalSteps: settings.steps });
       setLearningRate(optimizer, learningRate);
       const stepStarted = performance.now();
-      const { loss, gradientNorm } = await parallel.step(optimizer, sftLossReference(), batch, { targetTokens: countTargets(batch) });
+      const { loss, gradientNorm } = await timePhase('update', () => parallel.step(optimizer, sftLossReference(), batch, { targetTokens: countTargets(batch) }));
       const stepSeconds = (performance.now() - stepStarted) / 1000;
       const tokens = batch.reduce((sum, example) => sum + example.tokens.length, 0);
       step++;
