@@ -2,7 +2,7 @@ import type { Rng } from '@saccade/core';
 import { InvalidArgumentError, InvalidStateError } from '@saccade/spec';
 import { lerp, levelInt } from '../common/difficulty';
 import { COLOUR_NAMES, COLOURS, type ColourName } from '../common/palette';
-import { checkKnownOptions, multipleChoice, ProceduralSource, type GeneratorDefinition, type ProceduralSourceOptions } from '../common/procedural-source';
+import { checkKnownOptions, multipleChoice, ProceduralSource, type GeneratedSample, type GeneratorDefinition, type ProceduralSourceOptions } from '../common/procedural-source';
 import { num, svgDocument } from '../common/svg';
 
 /** The shapes a visual-search target can have (distractors are never these). */
@@ -312,22 +312,9 @@ export const visualSearchGenerator: GeneratorDefinition<VisualSearchSettings> = 
           metadata: { answer_index: answerIndex, ...metadata, reference: referenceFeatures, targetBoxes: [targetBox, roundBox(box)], relationAxis: axis },
         };
       }
-      if (question === 'shape') {
-        // With colour look-alikes the colour narrows the search to a few objects; only their shapes tell the target.
-        const naming = lookalikes === 'colour' || lookalikes === 'both' ? `Several shapes in this image are ${colour}; exactly one of them is a star, a cross or a ring, and it is small.` : `There is exactly one ${colour} shape in this image; it is small.`;
-        return { svg: document(body), width: size, height: size, question: `${naming} Is it a star, a cross or a ring?`, answer: shape, answerType: 'text', metadata };
-      }
-      const { choices, answerIndex } = multipleChoice(rng.fork('choices'), colour, rng.shuffle(COLOUR_NAMES.filter((name) => name !== colour)).slice(0, 3));
-      return {
-        svg: document(body),
-        width: size,
-        height: size,
-        question: `There is exactly one ${shape} in this image; it is small. What is the colour of the ${shape}?`,
-        answer: colour,
-        answerType: 'multiple-choice',
-        choices,
-        metadata: { answer_index: answerIndex, ...metadata },
-      };
+      // With colour look-alikes the colour narrows the search to a few objects; only their shapes tell the target.
+      const naming = lookalikes === 'colour' || lookalikes === 'both' ? `Several shapes in this image are ${colour}; exactly one of them is a star, a cross or a ring, and it is small.` : undefined;
+      return attributeTask(rng, { question, shape, colour, naming, svg: document(body), size, metadata });
     }
     // Without look-alikes, the scene as it was drawn before they existed: the same seed, the same bytes.
     // Asking the shape, the target's colour is its own: the one cue that survives downscaling.
@@ -343,30 +330,40 @@ export const visualSearchGenerator: GeneratorDefinition<VisualSearchSettings> = 
     }
     parts.push(target.svg);
     Object.assign(metadata, { targetBox: roundBox(target.box), distractors: placed });
-    if (question === 'shape') {
-      return {
-        svg: document(parts),
-        width: size,
-        height: size,
-        question: `There is exactly one ${colour} shape in this image; it is small. Is it a star, a cross or a ring?`,
-        answer: shape,
-        answerType: 'text',
-        metadata,
-      };
-    }
-    const { choices, answerIndex } = multipleChoice(rng.fork('choices'), colour, rng.shuffle(COLOUR_NAMES.filter((name) => name !== colour)).slice(0, 3));
-    return {
-      svg: document(parts),
-      width: size,
-      height: size,
-      question: `There is exactly one ${shape} in this image; it is small. What is the colour of the ${shape}?`,
-      answer: colour,
-      answerType: 'multiple-choice',
-      choices,
-      metadata: { answer_index: answerIndex, ...metadata },
-    };
+    return attributeTask(rng, { question, shape, colour, naming: undefined, svg: document(parts), size, metadata });
   },
 };
+
+/** What {@link attributeTask} asks about: the target's features and the drawn scene. */
+interface AttributeQuestion {
+  question: 'colour' | 'shape';
+  shape: TargetShape;
+  colour: ColourName;
+  /** How a shape question names the target (default: the one shape of its colour). */
+  naming: string | undefined;
+  svg: string;
+  size: number;
+  metadata: Record<string, unknown>;
+}
+
+/** The task asking the target's shape (named by its colour) or its colour (named by its shape, four choices). */
+function attributeTask(rng: Rng, { question, shape, colour, naming, svg, size, metadata }: AttributeQuestion): GeneratedSample {
+  if (question === 'shape') {
+    const named = naming ?? `There is exactly one ${colour} shape in this image; it is small.`;
+    return { svg, width: size, height: size, question: `${named} Is it a star, a cross or a ring?`, answer: shape, answerType: 'text', metadata };
+  }
+  const { choices, answerIndex } = multipleChoice(rng.fork('choices'), colour, rng.shuffle(COLOUR_NAMES.filter((name) => name !== colour)).slice(0, 3));
+  return {
+    svg,
+    width: size,
+    height: size,
+    question: `There is exactly one ${shape} in this image; it is small. What is the colour of the ${shape}?`,
+    answer: colour,
+    answerType: 'multiple-choice',
+    choices,
+    metadata: { answer_index: answerIndex, ...metadata },
+  };
+}
 
 /** A large image (≥ 2048 px) with one small target among distractors; a colour question needs zooming. */
 export function createVisualSearchSource(options: VisualSearchOptions = {}): ProceduralSource<VisualSearchSettings> {
