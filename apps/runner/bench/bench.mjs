@@ -50,10 +50,11 @@ function parseArguments(argv) {
 }
 
 const ALGORITHMS = {
-  grpo: { algorithm: 'grpo', grpo: {} },
-  'grpo-dr': { algorithm: 'grpo', grpo: { normalizeStd: false, aggregation: 'token-sum-norm' } },
+  // Plain GRPO: the episode's advantage only (the run config's default estimator is GiGPO).
+  grpo: { algorithm: 'grpo', grpo: { advantageEstimator: 'grpo' } },
+  'grpo-dr': { algorithm: 'grpo', grpo: { advantageEstimator: 'grpo', normalizeStd: false, aggregation: 'token-sum-norm' } },
   // DAPO's dynamic sampling: up to 3 batches a step until 16 groups vary.
-  'grpo-dynamic': { algorithm: 'grpo', grpo: { maxSampledBatches: 3 } },
+  'grpo-dynamic': { algorithm: 'grpo', grpo: { advantageEstimator: 'grpo', maxSampledBatches: 3 } },
   // GiGPO (verl-agent): GRPO's episode advantage plus each turn's among the group's turns on the same state.
   gigpo: { algorithm: 'grpo', grpo: { advantageEstimator: 'gigpo' } },
   'ppo-masked': { algorithm: 'ppo', ppo: { advantageEstimator: 'masked' } },

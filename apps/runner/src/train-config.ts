@@ -145,11 +145,13 @@ export const trainConfigSchema = z
         /** Over-turn masking (Mini-o3): episodes the turn cap cut get no gradient. */
         maskTruncatedEpisodes: z.boolean().default(false),
         /**
-         * 'gigpo': GiGPO's two-level advantages (verl-agent's adv_estimator=gigpo): the episode's GRPO
-         * advantage plus stepAdvantageWeight × the turn's discounted return normalised among the
-         * group's turns on the same state.
+         * 'gigpo' (the default: it measured ahead of plain GRPO from every weak start and level from
+         * strong ones, docs/training.md): GiGPO's two-level advantages (verl-agent's
+         * adv_estimator=gigpo), the episode's GRPO advantage plus stepAdvantageWeight × the turn's
+         * discounted return normalised among the group's turns on the same state. 'grpo': the
+         * episode's advantage alone.
          */
-        advantageEstimator: z.enum(['grpo', 'gigpo']).default('grpo'),
+        advantageEstimator: z.enum(['grpo', 'gigpo']).default('gigpo'),
         /** GiGPO's ω. */
         stepAdvantageWeight: z.number().nonnegative().default(1),
         /** GiGPO's γ. */
