@@ -7,6 +7,7 @@
 import { makeEnv, registerTool, ToolUseWrapper } from '@saccade/core';
 import { registerGridEnvs } from '@saccade/env-grid';
 import { registerProceduralEnvs } from '@saccade/env-procedural';
+import { registerVqaEnvs } from '@saccade/env-vqa';
 import { loadCheckpoint, PhaseTimer, phaseTable, formatPhaseTable, setPhaseTimer, timePhase, VisionLanguageModel } from '@saccade/models';
 import { createPointCropTool } from '@saccade/tool-zoom';
 import { trainGrpo, trainSft } from '@saccade/trainers';
@@ -71,10 +72,11 @@ function createEnv(run) {
     });
 }
 
-/** Registers what the runs need: the grid and procedural envs, the point-crop tool with the run's settings (as `saccade train` does from toolOptions). */
+/** Registers what the runs need: the grid, procedural and VQA envs (VisualSearch plays its tasks in VisionQA), the point-crop tool with the run's settings (as `saccade train` does from toolOptions). */
 function registerRun(run) {
   registerGridEnvs();
   registerProceduralEnvs();
+  registerVqaEnvs();
   for (const name of run.tools) {
     if (name !== 'search_coordinate') throw new Error(`The profile knows how to register search_coordinate only; the run names ${name}.`);
     const settings = run.toolOptions[name] ?? {};
