@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Where an SFT step's time goes, by kernel (imports the built dists). Shares, not absolute
 // times, are what to read on a shared machine. Usage: node bench/profile.mjs [--preset small]
-// [--top 16] (shapes listed) [--repeats 1] (median per kernel over that many profiled steps).
+// [--top 16] (shapes listed) [--repeats 1] (median per kernel over that many profiled steps)
+// [--config '{"imageSize":128}'] (ModelConfig overrides, as bench.mjs takes them).
 // By phase of real SFT and GRPO steps (forward, backward, exchange, generation, env…):
 // `node bench/bench.mjs --profile` (step-profile.mjs).
 import { initTensor } from '@saccade/tensor';
@@ -16,7 +17,7 @@ const option = (name, fallback) => {
 const preset = option('preset', 'small');
 const topShapes = Number(option('top', '16'));
 await initTensor();
-const model = VisionLanguageModel.create({ preset });
+const model = VisionLanguageModel.create({ preset, config: JSON.parse(option('config', '{}')) });
 const size = model.config.imageSize;
 const image = { width: size, height: size, data: new Uint8Array(size * size * 3).fill(100) };
 const placeholder = { data: new Uint8Array(), mediaType: 'image/png' };
