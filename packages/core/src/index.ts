@@ -134,6 +134,11 @@ export type { ParsedNumber } from './checkers/parse-number';
 export { checkAI2D, checkIconQA, checkScienceQA } from './checkers/science-checkers';
 export { checkAOkvqa, checkVizWiz, createAOkvqaChecker, createVqaScoreChecker, vqaScore } from './checkers/vqa-score-checkers';
 
+// JSON-lines files: the one streaming reader that task files, dataset records, SFT files and
+// trajectory files are read with.
+export { readJsonLines } from './files/read-json-lines';
+export type { JsonLine, ReadJsonLinesOptions } from './files/read-json-lines';
+
 // Vision-QA tasks: the task contract every env, data adapter and generator speaks (the task-file
 // format, task sources, answer types, the prompt that poses a task, the oracle's answer, the
 // task-file env's id).

@@ -1,8 +1,7 @@
-import { createReadStream } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import type { z } from 'zod';
+import { readJsonLines, type JsonLine } from '../files/read-json-lines';
 import { TaskFileError } from './task-file-error';
 import { taskFileLineSchema, type VisionQATask } from './vision-qa-task';
 
@@ -60,13 +59,27 @@ export interface ParseTaskLineOptions {
 }
 
 /** Parses and validates one line of a task file; throws `TaskFileError` naming the field. */
-export function parseTaskLine(text: string, { file, line, resolveImages = true }: ParseTaskLineOptions): VisionQATask {
+export function parseTaskLine(text: string, options: ParseTaskLineOptions): VisionQATask {
   let raw: unknown;
   try {
     raw = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (error) {
-    throw new TaskFileError({ file, line, field: '(line)', expected: 'a JSON object', received: `text that is not JSON (${(error as Error).message})`, cause: error });
+    throw notJson(error, options);
   }
+  return taskFromJson(raw, options);
+}
+
+/** The error of a task file that cannot be opened or read (the task file source's scan says it too). */
+export function unreadableTaskFile(file: string, error: unknown): TaskFileError {
+  return new TaskFileError({ file, field: '(file)', expected: 'a readable JSONL task file', received: (error as Error).message, cause: error });
+}
+
+function notJson(error: unknown, { file, line }: ParseTaskLineOptions): TaskFileError {
+  return new TaskFileError({ file, line, field: '(line)', expected: 'a JSON object', received: `text that is not JSON (${(error as Error).message})`, cause: error });
+}
+
+/** Validates a line's parsed JSON as a task. */
+function taskFromJson(raw: unknown, { file, line, resolveImages = true }: ParseTaskLineOptions): VisionQATask {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     throw new TaskFileError({ file, line, field: '(line)', expected: 'a JSON object', received: describeReceived(raw) });
   }
@@ -101,35 +114,21 @@ export interface ReadTaskFileOptions {
  */
 export async function* readTaskFile(file: string, options: ReadTaskFileOptions = {}): AsyncGenerator<VisionQATask> {
   const { skipInvalid = false, onInvalid, checkImages = false, resolveImages = true } = options;
-  const stream = createReadStream(file, { encoding: 'utf8' });
-  const opened = new Promise<void>((resolveOpen, reject) => {
-    stream.once('open', () => resolveOpen());
-    stream.once('error', reject);
-  });
-  try {
-    await opened;
-  } catch (error) {
-    throw new TaskFileError({ file, field: '(file)', expected: 'a readable JSONL task file', received: (error as Error).message, cause: error });
-  }
-  const lines = createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
-  let line = 0;
-  try {
-    for await (const text of lines) {
-      line++;
-      if (text.trim().length === 0) continue;
-      try {
-        const task = parseTaskLine(text, { file, line, resolveImages });
-        if (checkImages) await checkImageFiles(task, file, line);
-        yield task;
-      } catch (error) {
-        if (!skipInvalid || !TaskFileError.isInstance(error)) throw error;
-        onInvalid?.(error);
-      }
+  for await (const entry of readJsonLines(file, { onOpenError: (error) => unreadableTaskFile(file, error) })) {
+    try {
+      const task = taskFromLine(entry, { file, line: entry.lineNumber, resolveImages });
+      if (checkImages) await checkImageFiles(task, file, entry.lineNumber);
+      yield task;
+    } catch (error) {
+      if (!skipInvalid || !TaskFileError.isInstance(error)) throw error;
+      onInvalid?.(error);
     }
-  } finally {
-    lines.close();
-    stream.destroy();
   }
+}
+
+function taskFromLine(entry: JsonLine, options: ParseTaskLineOptions): VisionQATask {
+  if (entry.error !== undefined) throw notJson(entry.error, options);
+  return taskFromJson(entry.value, options);
 }
 
 async function checkImageFiles(task: VisionQATask, file: string, line: number): Promise<void> {

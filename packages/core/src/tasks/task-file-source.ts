@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { InvalidArgumentError } from '@saccade/spec';
-import { parseTaskLine, readTaskFile, type ReadTaskFileOptions } from './read-task-file';
+import { parseTaskLine, readTaskFile, unreadableTaskFile, type ReadTaskFileOptions } from './read-task-file';
 import { TaskFileError } from './task-file-error';
 import type { VisionQATask } from './vision-qa-task';
 import type { TaskSource } from './task-source';
@@ -20,7 +20,7 @@ interface LineIndex {
 /**
  * A task file as a source. The first `size()` or `get()` scans the file once as a stream and
  * keeps only where each line starts (a few numbers per line, so files of millions of lines fit);
- * `get(index)` then reads and validates that one line. Iteration streams the file with readline.
+ * `get(index)` then reads and validates that one line. Iteration streams the file (`readTaskFile`).
  */
 export class TaskFileSource implements TaskSource {
   readonly file: string;
@@ -69,9 +69,7 @@ export class TaskFileSource implements TaskSource {
   #lineIndex(): Promise<LineIndex> {
     this.#index ??= this.#scan().catch((error: unknown) => {
       this.#index = undefined;
-      throw TaskFileError.isInstance(error)
-        ? error
-        : new TaskFileError({ file: this.description, field: '(file)', expected: 'a readable JSONL task file', received: (error as Error).message, cause: error });
+      throw TaskFileError.isInstance(error) ? error : unreadableTaskFile(this.description, error);
     });
     return this.#index;
   }
