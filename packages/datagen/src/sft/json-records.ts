@@ -1,7 +1,5 @@
-import { createReadStream } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
-import { describeReceived } from '@saccade/core';
+import { describeReceived, readJsonLines } from '@saccade/core';
 import { GroundingFileError } from '../errors/grounding-file-error';
 
 /** One record of a JSON or JSONL file, or why its text is not one: `line` is where the record begins. */
@@ -14,35 +12,23 @@ export type JsonRecord = { line: number; value: Record<string, unknown> } | { li
  * a file that cannot be read, or a JSON array that does not parse, throws.
  */
 export async function* readJsonRecords(file: string): AsyncGenerator<JsonRecord> {
+  const unreadable = (error: unknown) => new GroundingFileError({ file, field: '(file)', expected: 'a readable JSON or JSONL file', received: (error as Error).message, cause: error });
   let first: string | undefined;
   try {
     first = await firstCharacter(file);
   } catch (error) {
-    throw new GroundingFileError({ file, field: '(file)', expected: 'a readable JSON or JSONL file', received: (error as Error).message, cause: error });
+    throw unreadable(error);
   }
   if (first === '[') {
     yield* readJsonArray(file);
     return;
   }
-  const stream = createReadStream(file, { encoding: 'utf8' });
-  const reader = createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
-  let line = 0;
-  try {
-    for await (const text of reader) {
-      line++;
-      if (text.trim().length === 0) continue;
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch (error) {
-        yield { line, problem: new GroundingFileError({ file, line, field: '(line)', expected: 'a JSON object', received: `text that is not JSON (${(error as Error).message})`, cause: error }) };
-        continue;
-      }
+  for await (const { lineNumber: line, value, error } of readJsonLines(file, { onOpenError: unreadable })) {
+    if (error !== undefined) {
+      yield { line, problem: new GroundingFileError({ file, line, field: '(line)', expected: 'a JSON object', received: `text that is not JSON (${error.message})`, cause: error }) };
+    } else {
       yield isObject(value) ? { line, value } : { line, problem: new GroundingFileError({ file, line, field: '(line)', expected: 'a JSON object', received: describeReceived(value) }) };
     }
-  } finally {
-    reader.close();
-    stream.destroy();
   }
 }
 

@@ -1,10 +1,9 @@
-import { createReadStream, mkdirSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import { contentHash, loadImage } from '@saccade/image';
 import { IMAGE_PLACEHOLDER, type ImageData } from '@saccade/spec';
 import { z } from 'zod';
-import { describeReceived, describeZodIssue } from '@saccade/core';
+import { describeReceived, describeZodIssue, readJsonLines } from '@saccade/core';
 import { writeFileAtomic } from '@saccade/runs';
 import { GroundingFileError } from '../errors/grounding-file-error';
 
@@ -103,39 +102,16 @@ export function writeSftFile(file: string, records: readonly SftRecord[]): SftFi
  */
 export async function readSftFile(file: string): Promise<SftFileRecord[]> {
   const folder = dirname(resolve(file));
-  const stream = createReadStream(file, { encoding: 'utf8' });
-  const opened = new Promise<void>((done, reject) => {
-    stream.once('open', () => done());
-    stream.once('error', reject);
-  });
-  try {
-    await opened;
-  } catch (error) {
-    throw new GroundingFileError({ file, field: '(file)', expected: 'a readable JSONL SFT file', received: (error as Error).message, cause: error });
-  }
+  const onOpenError = (error: Error) => new GroundingFileError({ file, field: '(file)', expected: 'a readable JSONL SFT file', received: error.message, cause: error });
   const records: SftFileRecord[] = [];
-  let line = 0;
-  const reader = createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
-  try {
-    for await (const text of reader) {
-      line++;
-      if (text.trim().length === 0) continue;
-      let raw: unknown;
-      try {
-        raw = JSON.parse(text);
-      } catch (error) {
-        throw new GroundingFileError({ file, line, field: '(line)', expected: 'a JSON object', received: `text that is not JSON (${(error as Error).message})`, cause: error });
-      }
-      if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new GroundingFileError({ file, line, field: '(line)', expected: 'a JSON object', received: describeReceived(raw) });
-      const parsed = sftFileLineSchema.safeParse(raw);
-      if (!parsed.success) throw new GroundingFileError({ file, line, ...describeZodIssue(parsed.error.issues, raw, '(root)') });
-      const record = parsed.data as SftFileRecord;
-      record.images = record.images.map((path) => (isAbsolute(path) ? path : resolve(folder, path)));
-      records.push(record);
-    }
-  } finally {
-    reader.close();
-    stream.destroy();
+  for await (const { lineNumber: line, value: raw, error } of readJsonLines(file, { onOpenError })) {
+    if (error !== undefined) throw new GroundingFileError({ file, line, field: '(line)', expected: 'a JSON object', received: `text that is not JSON (${error.message})`, cause: error });
+    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new GroundingFileError({ file, line, field: '(line)', expected: 'a JSON object', received: describeReceived(raw) });
+    const parsed = sftFileLineSchema.safeParse(raw);
+    if (!parsed.success) throw new GroundingFileError({ file, line, ...describeZodIssue(parsed.error.issues, raw, '(root)') });
+    const record = parsed.data as SftFileRecord;
+    record.images = record.images.map((path) => (isAbsolute(path) ? path : resolve(folder, path)));
+    records.push(record);
   }
   return records;
 }
