@@ -1,6 +1,4 @@
-import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
-import { trajectorySchema } from '@saccade/core';
+import { readJsonLines, trajectorySchema } from '@saccade/core';
 import { TrajectoryFileError, type Trajectory } from '@saccade/spec';
 import { checkTrajectoryFilter, matchesTrajectoryFilter, type TrajectoryFilter } from './trajectory-filter';
 
@@ -33,7 +31,7 @@ export interface StreamTrajectoriesOptions {
 }
 
 /**
- * Reads a trajectory JSONL file one line at a time (readline over a stream: memory stays flat
+ * Reads a trajectory JSONL file one line at a time (core's `readJsonLines`: memory stays flat
  * whatever the file's size), yielding each trajectory that passes the filter. A torn last line is
  * reported to `onTornLine` and skipped; a broken line elsewhere throws a `TrajectoryFileError` naming
  * it, unless `skipInvalid`.
@@ -45,30 +43,19 @@ export interface StreamTrajectoriesOptions {
  */
 export async function* streamTrajectories(path: string, options: StreamTrajectoriesOptions = {}): AsyncGenerator<Trajectory> {
   const filter = options.filter === undefined ? undefined : checkTrajectoryFilter(options.filter);
-  const stream = createReadStream(path, { encoding: 'utf8' });
-  const lines = createInterface({ input: stream, crlfDelay: Infinity });
   // A broken line is only known to be torn once no line follows it, so it waits here.
   let pending: UnreadableLine | undefined;
-  let number = 0;
-  try {
-    for await (const raw of lines) {
-      number++;
-      options.signal?.throwIfAborted();
-      if (raw.trim().length === 0) continue;
-      if (pending !== undefined) {
-        reportInvalid(path, pending, options);
-        pending = undefined;
-      }
-      const parsed = parseLine(raw);
-      if (typeof parsed === 'string') {
-        pending = { line: number, text: raw, reason: parsed };
-        continue;
-      }
-      if (filter === undefined || matchesTrajectoryFilter(parsed, filter)) yield parsed;
+  for await (const { lineNumber, text, value, error } of readJsonLines(path, { signal: options.signal })) {
+    if (pending !== undefined) {
+      reportInvalid(path, pending, options);
+      pending = undefined;
     }
-  } finally {
-    lines.close();
-    stream.destroy();
+    const parsed = error === undefined ? checkTrajectory(value) : `invalid JSON (${error.message})`;
+    if (typeof parsed === 'string') {
+      pending = { line: lineNumber, text, reason: parsed };
+      continue;
+    }
+    if (filter === undefined || matchesTrajectoryFilter(parsed, filter)) yield parsed;
   }
   if (pending !== undefined) options.onTornLine?.(pending);
 }
@@ -78,14 +65,8 @@ function reportInvalid(path: string, line: UnreadableLine, options: StreamTrajec
   options.onInvalidLine?.(line);
 }
 
-/** A trajectory, or why the line is not one. */
-function parseLine(raw: string): Trajectory | string {
-  let json: unknown;
-  try {
-    json = JSON.parse(raw);
-  } catch (error) {
-    return `invalid JSON (${(error as Error).message})`;
-  }
+/** A trajectory, or why the line's JSON is not one. */
+function checkTrajectory(json: unknown): Trajectory | string {
   const result = trajectorySchema.safeParse(json);
   if (!result.success) {
     return result.error.issues
