@@ -169,3 +169,33 @@ describe('openTrajectoryStore', () => {
     expect(after).toEqual([]);
   });
 });
+
+describe('streamTrajectories', () => {
+  it('reads CRLF and blank lines with the file’s line numbers; names a torn last line and a broken middle one', async () => {
+    const file = join(directory, 'crlf.jsonl');
+    await writeFile(file, `${JSON.stringify(trajectory('a'))}\r\n\r\n{"id": \r\n${JSON.stringify(trajectory('b'))}\r\n\n{"id": "c", "envId": `);
+    const torn: UnreadableLine[] = [];
+    const invalid: UnreadableLine[] = [];
+    expect(await collect(streamTrajectories(file, { skipInvalid: true, onInvalidLine: (entry) => invalid.push(entry), onTornLine: (entry) => torn.push(entry) }))).toEqual(['a', 'b']);
+    expect(invalid).toEqual([{ line: 3, text: '{"id": ', reason: 'invalid JSON (Unexpected end of JSON input)' }]);
+    expect(torn).toEqual([{ line: 6, text: '{"id": "c", "envId": ', reason: 'invalid JSON (Unexpected end of JSON input)' }]);
+    await expect(collect(streamTrajectories(file))).rejects.toThrow(`${file}:3: not a trajectory: invalid JSON (Unexpected end of JSON input)`);
+  });
+
+  it('throws the open error of a missing file as it came, and stops with the signal’s reason', async () => {
+    const missing = join(directory, 'missing.jsonl');
+    await expect(collect(streamTrajectories(missing))).rejects.toMatchObject({ code: 'ENOENT', message: `ENOENT: no such file or directory, open '${missing}'` });
+    const file = join(directory, 'three.jsonl');
+    await writeFile(file, `${JSON.stringify(trajectory('a'))}\n${JSON.stringify(trajectory('b'))}\n${JSON.stringify(trajectory('c'))}\n`);
+    const controller = new AbortController();
+    const read: string[] = [];
+    const stopped = (async () => {
+      for await (const item of streamTrajectories(file, { signal: controller.signal })) {
+        read.push(item.id);
+        controller.abort(new Error('stopped by the test'));
+      }
+    })();
+    await expect(stopped).rejects.toThrow('stopped by the test');
+    expect(read).toEqual(['a']);
+  });
+});

@@ -9,17 +9,15 @@ import { readSftFile } from './sft-file';
 const folder = mkdtempSync(join(tmpdir(), 'saccade-json-records-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
-async function collect(records: AsyncIterable<JsonRecord>): Promise<JsonRecord[]> {
-  const all: JsonRecord[] = [];
-  for await (const record of records) all.push(record);
+async function collect(records: AsyncIterable<JsonRecord>): Promise<unknown[]> {
+  const all: unknown[] = [];
+  for await (const record of records) all.push('value' in record ? record : { line: record.line, message: record.problem.message });
   return all;
 }
 
+/** The GroundingFileError `promise` rejects with. */
 async function failure(promise: Promise<unknown>): Promise<GroundingFileError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
+  const error = await promise.then(() => undefined, (caught: unknown) => caught);
   if (!GroundingFileError.isInstance(error)) throw new Error(`expected a GroundingFileError, got ${String(error)}`);
   return error;
 }
@@ -28,8 +26,7 @@ describe('readJsonRecords (JSONL)', () => {
   it('yields each object at its line; a line that is not JSON or not an object is a problem naming it', async () => {
     const file = join(folder, 'records.jsonl');
     writeFileSync(file, '{"a":1}\r\n\n{"b":\n[1]\n{"c":3}');
-    const records = await collect(readJsonRecords(file));
-    expect(records.map((record) => ('value' in record ? record : { line: record.line, message: record.problem.message }))).toEqual([
+    expect(await collect(readJsonRecords(file))).toEqual([
       { line: 1, value: { a: 1 } },
       { line: 3, message: `${file}:3: field "(line)": expected a JSON object, received text that is not JSON (Unexpected end of JSON input)` },
       { line: 4, message: `${file}:4: field "(line)": expected a JSON object, received [1]` },
