@@ -566,3 +566,193 @@ export function adam(
     store<f32>(vOut + offset, second);
   }
 }
+
+// The pixel stem with smooth-max pooling, forward and backward in one pass each over the pixels:
+//   f = relu(p·W + b)  (p: a pixel's 3 values, W: [3, C], b: [C]),
+//   pooled = (log Σ_block e^(β·f) − log P) / β  (P pixels in a pool × pool block),
+// the max subtracted before the exp as tf.logSumExp does. The per-pixel features, their scaled
+// copy and the exponentials are never stored: each block's features are recomputed from its pixels
+// (3 multiplies and adds a channel), which costs less than writing and reading them back. Patches
+// are [count, side, side, 3] pixels; the output [count, side/pool, side/pool, C]. Channels go four
+// to a lane group; a last partial group reads and writes only its own lanes.
+
+/** Up to four floats at `address` into lanes 0…width−1, zeros elsewhere. */
+@inline function loadLanes(address: usize, width: i32): v128 {
+  if (width >= 4) return v128.load(address);
+  let value = f32x4.splat(0);
+  value = f32x4.replace_lane(value, 0, load<f32>(address));
+  if (width > 1) value = f32x4.replace_lane(value, 1, load<f32>(address, 4));
+  if (width > 2) value = f32x4.replace_lane(value, 2, load<f32>(address, 8));
+  return value;
+}
+
+/** Lanes 0…width−1 of `value` to `address`. */
+@inline function storeLanes(address: usize, value: v128, width: i32): void {
+  if (width >= 4) {
+    v128.store(address, value);
+    return;
+  }
+  store<f32>(address, f32x4.extract_lane(value, 0));
+  if (width > 1) store<f32>(address, f32x4.extract_lane(value, 1), 4);
+  if (width > 2) store<f32>(address, f32x4.extract_lane(value, 2), 8);
+}
+
+/**
+ * ln x for a positive finite float, in doubles: x = 2^k·m with m in [√½, √2), ln m = 2·atanh z,
+ * z = (m − 1)/(m + 1), |z| < 0.172, by its series to z¹⁹ (error < 1e-17), so that the float it
+ * rounds to is the correctly rounded ln x. (AssemblyScript's Math.log would bring a lookup table,
+ * a data segment this module must not have.)
+ */
+function logPositive(x: f32): f32 {
+  let bits = reinterpret<u64>(<f64>x);
+  let k = <i32>((bits >> 52) & 0x7ff) - 1023;
+  let m = reinterpret<f64>((bits & 0x000fffffffffffff) | 0x3ff0000000000000);
+  if (m > 1.4142135623730951) {
+    m *= 0.5;
+    k += 1;
+  }
+  const z = (m - 1) / (m + 1);
+  const w = z * z;
+  let series = 1.0 / 19;
+  series = series * w + 1.0 / 17;
+  series = series * w + 1.0 / 15;
+  series = series * w + 1.0 / 13;
+  series = series * w + 1.0 / 11;
+  series = series * w + 1.0 / 9;
+  series = series * w + 1.0 / 7;
+  series = series * w + 1.0 / 5;
+  series = series * w + 1.0 / 3;
+  series = series * w + 1;
+  return <f32>(<f64>k * 0.6931471805599453 + 2 * z * series);
+}
+
+/** relu(p·W + b)·β for one pixel and one lane group, summed in tfjs's order ((p0w0 + p1w1) + p2w2) + b. */
+@inline function stemScaled(pixel: usize, w0: v128, w1: v128, w2: v128, bias: v128, beta: v128): v128 {
+  const product = f32x4.add(f32x4.add(f32x4.mul(splat(pixel), w0), f32x4.mul(splat(pixel + 4), w1)), f32x4.mul(splat(pixel + 8), w2));
+  return f32x4.mul(f32x4.max(f32x4.add(product, bias), f32x4.splat(0)), beta);
+}
+
+/** The largest β·f of a block, lane by lane. */
+@inline function blockMax(first: usize, rowStride: usize, pool: i32, w0: v128, w1: v128, w2: v128, bias: v128, beta: v128): v128 {
+  let most = stemScaled(first, w0, w1, w2, bias, beta);
+  for (let i = 0; i < pool; i++) {
+    const row = first + <usize>i * rowStride;
+    for (let j = 0; j < pool; j++) most = f32x4.max(most, stemScaled(row + <usize>j * 12, w0, w1, w2, bias, beta));
+  }
+  return most;
+}
+
+/** Forward: out[n, by, bx, c] = (max + ln Σ e^(β·f − max) − logPool) / β over each pool × pool block. */
+export function smoothMaxStem(pixels: usize, weight: usize, bias: usize, out: usize, count: i32, side: i32, pool: i32, channels: i32, beta: f32, logPool: f32): void {
+  const blocks = side / pool;
+  const rowStride = <usize>side * 12;
+  const betaSplat = f32x4.splat(beta);
+  const channelBytes = <usize>channels << 2;
+  for (let n = 0; n < count; n++) {
+    const patch = pixels + <usize>n * <usize>side * rowStride;
+    for (let by = 0; by < blocks; by++) {
+      for (let bx = 0; bx < blocks; bx++) {
+        const first = patch + <usize>(by * pool) * rowStride + <usize>(bx * pool) * 12;
+        const target = out + (<usize>((n * blocks + by) * blocks + bx)) * channelBytes;
+        for (let c = 0; c < channels; c += 4) {
+          const width = channels - c < 4 ? channels - c : 4;
+          const offset = <usize>c << 2;
+          const w0 = loadLanes(weight + offset, width);
+          const w1 = loadLanes(weight + channelBytes + offset, width);
+          const w2 = loadLanes(weight + 2 * channelBytes + offset, width);
+          const b = loadLanes(bias + offset, width);
+          const most = blockMax(first, rowStride, pool, w0, w1, w2, b, betaSplat);
+          // Σ e^(β·f − max) in tfjs's order (block rows, then columns), from 0.
+          let total = f32x4.splat(0);
+          for (let i = 0; i < pool; i++) {
+            const row = first + <usize>i * rowStride;
+            for (let j = 0; j < pool; j++) total = f32x4.add(total, expLanes(f32x4.sub(stemScaled(row + <usize>j * 12, w0, w1, w2, b, betaSplat), most)));
+          }
+          let logTotal = f32x4.splat(logPositive(f32x4.extract_lane(total, 0)));
+          logTotal = f32x4.replace_lane(logTotal, 1, logPositive(f32x4.extract_lane(total, 1)));
+          logTotal = f32x4.replace_lane(logTotal, 2, logPositive(f32x4.extract_lane(total, 2)));
+          logTotal = f32x4.replace_lane(logTotal, 3, logPositive(f32x4.extract_lane(total, 3)));
+          const pooled = f32x4.div(f32x4.sub(f32x4.add(most, logTotal), f32x4.splat(logPool)), betaSplat);
+          storeLanes(target + offset, pooled, width);
+        }
+      }
+    }
+  }
+}
+
+/**
+ * Backward: the gradients of Σ dy·pooled for W ([3, C]) and b ([C]). A pixel's feature gets
+ * dy · e^(β·f − max) / Σ e^(β·f − max) (the softmax weight of the block: the max subtracted for
+ * stability has no gradient, it cancels), through the ReLU where p·W + b > 0. Each block's sums
+ * (Σ p_k·e·[f > 0], Σ e·[f > 0]) are taken in floats and scaled by dy/Σe once; the blocks' terms
+ * are added in doubles in `scratch` (4·⌈C/4⌉·4 doubles, zeroed here) and rounded to floats at the
+ * end. The tfjs graph sums a [pixels, C] gradient in floats, pixel by pixel.
+ */
+export function smoothMaxStemGrad(pixels: usize, weight: usize, bias: usize, dy: usize, dWeight: usize, dBias: usize, scratch: usize, count: i32, side: i32, pool: i32, channels: i32, beta: f32): void {
+  const blocks = side / pool;
+  const rowStride = <usize>side * 12;
+  const betaSplat = f32x4.splat(beta);
+  const channelBytes = <usize>channels << 2;
+  const groups = (channels + 3) >> 2;
+  // scratch: [4 rows (W's three, then b), groups · 4 lanes] doubles.
+  const scratchRow = <usize>groups << 5;
+  memory.fill(scratch, 0, 4 * scratchRow);
+  for (let n = 0; n < count; n++) {
+    const patch = pixels + <usize>n * <usize>side * rowStride;
+    for (let by = 0; by < blocks; by++) {
+      for (let bx = 0; bx < blocks; bx++) {
+        const first = patch + <usize>(by * pool) * rowStride + <usize>(bx * pool) * 12;
+        const gradient = dy + (<usize>((n * blocks + by) * blocks + bx)) * channelBytes;
+        for (let c = 0; c < channels; c += 4) {
+          const width = channels - c < 4 ? channels - c : 4;
+          const offset = <usize>c << 2;
+          const w0 = loadLanes(weight + offset, width);
+          const w1 = loadLanes(weight + channelBytes + offset, width);
+          const w2 = loadLanes(weight + 2 * channelBytes + offset, width);
+          const b = loadLanes(bias + offset, width);
+          const most = blockMax(first, rowStride, pool, w0, w1, w2, b, betaSplat);
+          let total = f32x4.splat(0);
+          let s0 = f32x4.splat(0);
+          let s1 = f32x4.splat(0);
+          let s2 = f32x4.splat(0);
+          let sb = f32x4.splat(0);
+          for (let i = 0; i < pool; i++) {
+            const row = first + <usize>i * rowStride;
+            for (let j = 0; j < pool; j++) {
+              const pixel = row + <usize>j * 12;
+              const scaled = stemScaled(pixel, w0, w1, w2, b, betaSplat);
+              const e = expLanes(f32x4.sub(scaled, most));
+              total = f32x4.add(total, e);
+              // The ReLU passes the gradient where its input is > 0, that is where β·f > 0.
+              const passed = v128.and(e, f32x4.gt(scaled, f32x4.splat(0)));
+              s0 = f32x4.add(s0, f32x4.mul(splat(pixel), passed));
+              s1 = f32x4.add(s1, f32x4.mul(splat(pixel + 4), passed));
+              s2 = f32x4.add(s2, f32x4.mul(splat(pixel + 8), passed));
+              sb = f32x4.add(sb, passed);
+            }
+          }
+          const factor = f32x4.div(loadLanes(gradient + offset, width), total);
+          const at = scratch + (<usize>c << 3);
+          accumulate(at, f32x4.mul(s0, factor));
+          accumulate(at + scratchRow, f32x4.mul(s1, factor));
+          accumulate(at + 2 * scratchRow, f32x4.mul(s2, factor));
+          accumulate(at + 3 * scratchRow, f32x4.mul(sb, factor));
+        }
+      }
+    }
+  }
+  for (let c = 0; c < channels; c++) {
+    const at = scratch + (<usize>c << 3);
+    const offset = <usize>c << 2;
+    store<f32>(dWeight + offset, <f32>load<f64>(at));
+    store<f32>(dWeight + channelBytes + offset, <f32>load<f64>(at + scratchRow));
+    store<f32>(dWeight + 2 * channelBytes + offset, <f32>load<f64>(at + 2 * scratchRow));
+    store<f32>(dBias + offset, <f32>load<f64>(at + 3 * scratchRow));
+  }
+}
+
+/** Adds four floats to the four doubles at `address`. */
+@inline function accumulate(address: usize, value: v128): void {
+  v128.store(address, f64x2.add(v128.load(address), f64x2.promote_low_f32x4(value)));
+  v128.store(address, f64x2.add(v128.load(address, 16), f64x2.promote_low_f32x4(i32x4.shuffle(value, value, 2, 3, 0, 1))), 16);
+}

@@ -9,4 +9,5 @@ export { maskedWhiten, type MaskedWhitenOptions } from './masked-whiten.js';
 export { gatherLogProbs } from './gather-log-probs.js';
 export { entropyFromLogits } from './entropy-from-logits.js';
 export { gelu, geluElementwise } from './gelu.js';
+export { smoothMaxStem, smoothMaxStemOps, type SmoothMaxStemOptions } from './smooth-max-stem.js';
 export { FusedAdamOptimizer, fusedAdamAvailable } from './fused-adam.js';

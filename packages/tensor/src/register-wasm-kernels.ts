@@ -11,6 +11,7 @@ import { geluConfig, geluGradConfig } from './kernels/gelu.js';
 import { identityConfig } from './kernels/identity.js';
 import { maxPoolGradConfig } from './kernels/max-pool-grad.js';
 import { sliceConfig } from './kernels/slice.js';
+import { smoothMaxStemConfig, smoothMaxStemGradConfig } from './kernels/smooth-max-stem.js';
 import { splitVConfig } from './kernels/split-v.js';
 import { sumConfig } from './kernels/sum.js';
 import { tanhConfig } from './kernels/tanh.js';
@@ -34,6 +35,8 @@ export const wasmKernelConfigs: readonly KernelConfig[] = [
   maxPoolGradConfig,
   multiplyConfig,
   sliceConfig,
+  smoothMaxStemConfig,
+  smoothMaxStemGradConfig,
   splitVConfig,
   subConfig,
   sumConfig,

@@ -7,8 +7,8 @@ import type { WasmBackend } from './wasm-backend.js';
 /**
  * Saccade's own SIMD kernels (assembly/simd-kernels.ts, AssemblyScript compiled to wasm by
  * `asc --enable simd` when the package builds, into dist/simd-kernels.wasm): batched products,
- * sums over leading axes, tanh, GELU and its gradient, Adam's update, and broadcast add, subtract
- * and multiply. The module is instantiated on the wasm backend's own
+ * sums over leading axes, tanh, GELU and its gradient, Adam's update, broadcast add, subtract
+ * and multiply, and the pixel stem with smooth-max pooling and its gradient. The module is instantiated on the wasm backend's own
  * WebAssembly.Memory, so it reads the operands and writes the results in place on the backend's
  * heap: no copies. That is safe because the module has no
  * data segment, no start function and no global that lives in memory (checked here before
@@ -41,6 +41,8 @@ interface SimdExports {
   gelu(x: number, out: number, size: number): void;
   geluGrad(x: number, dy: number, out: number, size: number): void;
   adam(...args: number[]): void;
+  smoothMaxStem(pixels: number, weight: number, bias: number, out: number, count: number, side: number, pool: number, channels: number, beta: number, logPool: number): void;
+  smoothMaxStemGrad(...args: number[]): void;
 }
 
 type BinaryExport = (a: number, b: number, out: number, rows: number, cols: number, aMode: number, bMode: number) => void;
@@ -338,5 +340,46 @@ export function runSimdAdam(
   const kernels = instanceFor(backend);
   if (!kernels) return false;
   kernels.adam(at.x, at.gradient, at.m, at.v, at.xOut, at.mOut, at.vOut, size, step.scale, step.beta1, 1 - step.beta1, step.beta2, 1 - step.beta2, step.correction1, step.correction2, step.epsilon, -step.learningRate);
+  return true;
+}
+
+/** Where a smooth-max stem's operands lie on the heap, and its sizes (see `smoothMaxStem` in assembly/simd-kernels.ts). */
+export interface SimdStem {
+  pixels: number;
+  weight: number;
+  bias: number;
+  /** Patches, each side × side pixels of 3 values. */
+  count: number;
+  side: number;
+  pool: number;
+  channels: number;
+  beta: number;
+}
+
+/** The pooled features [count, side/pool, side/pool, channels] to `out`; false when unavailable. */
+export function runSimdSmoothMaxStem(backend: WasmBackend, stem: SimdStem, out: number): boolean {
+  const kernels = instanceFor(backend);
+  if (!kernels) return false;
+  kernels.smoothMaxStem(stem.pixels, stem.weight, stem.bias, out, stem.count, stem.side, stem.pool, stem.channels, stem.beta, Math.log(stem.pool * stem.pool));
+  return true;
+}
+
+/**
+ * The weight and bias gradients of Σ dy·stem(pixels) to `dWeight` ([3, channels]) and `dBias`;
+ * false (nothing written) when unavailable. Its double-precision accumulators are malloced from
+ * the backend's heap for the call.
+ */
+export function runSimdSmoothMaxStemGrad(backend: WasmBackend, stem: SimdStem, at: { dy: number; dWeight: number; dBias: number }): boolean {
+  const kernels = instanceFor(backend);
+  if (!kernels) return false;
+  const wasm = (backend as unknown as BackendMemory).wasm;
+  if (!wasm._malloc || !wasm._free) return false;
+  const scratch = wasm._malloc(4 * Math.ceil(stem.channels / 4) * 4 * 8);
+  if (scratch === 0) throw new Error('wasm heap: out of memory');
+  try {
+    kernels.smoothMaxStemGrad(stem.pixels, stem.weight, stem.bias, at.dy, at.dWeight, at.dBias, scratch, stem.count, stem.side, stem.pool, stem.channels, stem.beta);
+  } finally {
+    wasm._free(scratch);
+  }
   return true;
 }
