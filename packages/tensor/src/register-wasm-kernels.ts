@@ -48,16 +48,36 @@ export const wasmKernelConfigs: readonly KernelConfig[] = [
 let registered = false;
 
 /**
+ * The kernels `SACCADE_WASM_KERNELS_OFF` (names, comma-separated) leaves out: only to measure one
+ * fix against its previous route (the stock kernel, or the tfjs ops where the kernel is Saccade's
+ * own), in worker threads too. A name that is not one of `wasmKernelConfigs` is an error.
+ */
+function kernelsTurnedOff(): Set<string> {
+  const names = (process.env['SACCADE_WASM_KERNELS_OFF'] ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+  const known = wasmKernelConfigs.map((config) => config.kernelName);
+  const unknown = names.filter((name) => !known.includes(name));
+  if (unknown.length > 0) throw new Error(`SACCADE_WASM_KERNELS_OFF names kernels Saccade does not register: ${unknown.join(', ')}; expected some of ${known.join(', ')}.`);
+  return new Set(names);
+}
+
+/**
  * Registers the fixes for the 'wasm' backend, replacing stock kernels where wasm has a wrong or
- * slow one. Idempotent; `initTensor` calls it when it picks wasm.
+ * slow one, but those `SACCADE_WASM_KERNELS_OFF` names. Idempotent; `initTensor` calls it when it
+ * picks wasm.
  */
 export function registerWasmKernels(): void {
   if (registered) return;
+  const off = kernelsTurnedOff();
   for (const config of wasmKernelConfigs) {
     // The fixes call some stock kernels (BatchMatMul's fallback), so keep them first.
     rememberStockKernel(config.kernelName);
     if (getKernel(config.kernelName, 'wasm')) unregisterKernel(config.kernelName, 'wasm');
-    registerKernel(config);
+    const stock = stockKernel(config.kernelName);
+    if (!off.has(config.kernelName)) registerKernel(config);
+    else if (stock) registerKernel(stock);
   }
   rememberStockKernel('Transpose');
   registered = true;
