@@ -1,4 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
+import { wasmKernelConfigs } from '@saccade/tensor';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cellImage, initBackend, solidImage, trainStep } from '../test/helpers';
 import { batchTargetTokenLoss, type MarkedSequence } from '../test/target-token-loss.mjs';
@@ -148,6 +149,32 @@ describe('VisionLanguageModel', () => {
     };
     const [maxShift, meanShift] = [shift('max'), shift('mean')];
     expect(maxShift).toBeGreaterThan(meanShift * 4);
+  });
+
+  it("trains the same with the smooth-max stem's fused kernels as with tfjs's ops: 20 steps' losses within 1e-4", () => {
+    const config: ModelConfigOverrides = { imageSize: 32, patchSize: 8, vision: { stem: { channels: 4, pool: 2, pooling: 'max' }, pointer: true, readout: 'pointer' } };
+    const dots = [3, 6, 9, 12].map((cell) => cellImage(32, cell, [240, 240, 240], [224, 32, 32]));
+    const train = () => {
+      const model = VisionLanguageModel.create({ preset: 'tiny', seed: 11, config });
+      const optimizer = createAdamOptimizer({ learningRate: 3e-3 });
+      const examples = dots.map((image, index) => example(model, `<answer>${['Up', 'Down', 'Left', 'Right'][index]}</answer>`, image));
+      const losses = Array.from({ length: 20 }, () => trainStep(model, optimizer, examples).loss);
+      optimizer.dispose();
+      model.dispose();
+      return losses;
+    };
+    const kernels = wasmKernelConfigs.filter((kernel) => kernel.kernelName.startsWith('SaccadeSmoothMaxStem'));
+    expect(kernels.map((kernel) => tf.getKernel(kernel.kernelName, 'wasm'))).toEqual(kernels);
+    const fused = train();
+    for (const kernel of kernels) tf.unregisterKernel(kernel.kernelName, 'wasm');
+    let ops: number[];
+    try {
+      ops = train();
+    } finally {
+      for (const kernel of kernels) tf.registerKernel(kernel);
+    }
+    expect(fused[19]!).toBeLessThan(fused[0]! * 0.5);
+    fused.forEach((loss, step) => expect(Math.abs(loss - ops[step]!), `step ${step}: fused ${loss}, ops ${ops[step]}`).toBeLessThanOrEqual(1e-4));
   });
 
   it('encodes a batch of images larger than the stem works on at once the same as each image alone', () => {

@@ -1,4 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
+import { smoothMaxStem } from '@saccade/tensor';
 import { applyModelConfigOverrides, MODEL_PRESETS, orderModelConfig, patchGrid, validateModelConfig, type FlatModelConfig, type ModelConfig, type ModelConfigOverrides, type ModelPresetName } from './model-config';
 import { gridPropagation, mergePatchBlocks } from './grid-propagation';
 import { generate, type GenerateOptions, type GeneratedSample } from './generate';
@@ -238,7 +239,7 @@ export class VisionLanguageModel {
     return { encoded: merged, local: mergedLocal };
   }
 
-  /** What the patch projection reads: the raw pixels, or the stem's per-pixel features averaged in blocks. */
+  /** What the patch projection reads: the raw pixels, or the stem's per-pixel features pooled in blocks (a mean or a smooth maximum). */
   private patchFeatures(patches: tf.Tensor2D): tf.Tensor2D {
     const { config, weight } = this;
     const settings = config.vision.stem;
@@ -253,20 +254,22 @@ export class VisionLanguageModel {
         const features = tf.relu(linear(pixels, weight('image.stem.weight'), weight('image.stem.bias')));
         if (pool === 1) return tf.reshape(features, [count, side * side * channels]);
         const blocks = tf.reshape(features, [count, side / pool, pool, side / pool, pool, channels]);
-        if (pooling !== 'max') return tf.reshape(tf.mean(blocks, [2, 4]), [count, (side / pool) ** 2 * channels]);
-        // A smooth maximum, (1/β)·log mean exp(β·f): a hard max's gradient goes to every tied
-        // element of a flat region; this one's goes to the pixels that lit the feature.
-        const pooled = tf.div(tf.sub(tf.logSumExp(tf.mul(blocks, STEM_MAX_SHARPNESS), [2, 4]), Math.log(pool * pool)), STEM_MAX_SHARPNESS);
-        return tf.reshape(pooled, [count, (side / pool) ** 2 * channels]);
+        return tf.reshape(tf.mean(blocks, [2, 4]), [count, (side / pool) ** 2 * channels]);
       });
+    // A smooth maximum, (1/β)·log mean exp(β·f): a hard max's gradient goes to every tied element
+    // of a flat region; this one's goes to the pixels that lit the feature. On wasm one kernel each
+    // way, which never stores the per-pixel features (@saccade/tensor's smoothMaxStem).
+    const smoothMax = (rows: tf.Tensor2D): tf.Tensor2D =>
+      smoothMaxStem(rows, weight('image.stem.weight'), weight('image.stem.bias'), { patchSize: side, pool, sharpness: STEM_MAX_SHARPNESS });
     // Per-pixel features are patchSize² times the patches' rows: an evaluation's batch of images
     // at once would not fit the wasm heap, so they are made a slice at a time.
     const total = patches.shape[0];
+    const run = pooling === 'max' && pool > 1 ? smoothMax : stem;
     return timePhase('image.stem', () => {
-      if (total <= STEM_CHUNK_PATCHES) return stem(patches);
+      if (total <= STEM_CHUNK_PATCHES) return run(patches);
       const parts: tf.Tensor2D[] = [];
       for (let start = 0; start < total; start += STEM_CHUNK_PATCHES) {
-        parts.push(stem(tf.slice(patches, [start, 0], [Math.min(STEM_CHUNK_PATCHES, total - start), -1])));
+        parts.push(run(tf.slice(patches, [start, 0], [Math.min(STEM_CHUNK_PATCHES, total - start), -1])));
       }
       return tf.concat(parts, 0);
     });
