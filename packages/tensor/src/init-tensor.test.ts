@@ -3,6 +3,7 @@ import { backendInfo, initTensor, tf, TensorBackendError } from './index.js';
 
 afterEach(() => {
   delete process.env['SACCADE_BACKEND'];
+  delete process.env['SACCADE_WASM_KERNELS_OFF'];
 });
 
 describe('initTensor', () => {
@@ -19,6 +20,13 @@ describe('initTensor', () => {
   it('rejects an unknown SACCADE_BACKEND', async () => {
     process.env['SACCADE_BACKEND'] = 'webgpu';
     await expect(initTensor()).rejects.toThrow(/must be one of tensorflow, wasm, cpu/);
+  });
+
+  it('rejects a SACCADE_WASM_KERNELS_OFF that names a kernel Saccade does not register, rather than falling back to cpu', async () => {
+    process.env['SACCADE_WASM_KERNELS_OFF'] = 'SaccadeGelu,Conv3D';
+    const error = await initTensor().catch((caught: unknown) => caught);
+    expect(TensorBackendError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toMatch(/^SACCADE_WASM_KERNELS_OFF names kernels Saccade does not register: Conv3D; expected some of /);
   });
 
   it('picks the best backend that loads, once, for concurrent callers', async () => {

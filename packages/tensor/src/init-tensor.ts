@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { tf } from './tf.js';
-import { registerWasmKernels } from './register-wasm-kernels.js';
+import { kernelsTurnedOff, registerWasmKernels } from './register-wasm-kernels.js';
 import { TensorBackendError, type BackendAttempt, type BackendName } from './tensor-backend-error.js';
 
 /**
@@ -73,6 +73,12 @@ function forcedBackend(options: InitTensorOptions): BackendName | undefined {
 
 async function load(options: InitTensorOptions): Promise<typeof tf> {
   const forced = forcedBackend(options);
+  try {
+    // Checked first: failing inside the wasm attempt would fall back to cpu, 50–100× slower.
+    kernelsTurnedOff();
+  } catch (error) {
+    throw new TensorBackendError(error instanceof Error ? error.message : String(error), []);
+  }
   const order = forced ? [forced] : backendNames;
   const candidates: BackendAttempt[] = [];
   for (const name of order) {

@@ -52,7 +52,7 @@ let registered = false;
  * fix against its previous route (the stock kernel, or the tfjs ops where the kernel is Saccade's
  * own), in worker threads too. A name that is not one of `wasmKernelConfigs` is an error.
  */
-function kernelsTurnedOff(): Set<string> {
+export function kernelsTurnedOff(): Set<string> {
   const names = (process.env['SACCADE_WASM_KERNELS_OFF'] ?? '')
     .split(',')
     .map((name) => name.trim())
