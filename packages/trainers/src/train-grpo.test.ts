@@ -114,7 +114,7 @@ describe('GiGPO (advantageEstimator: gigpo)', () => {
 });
 
 describe('dynamic sampling (maxSampledBatches)', () => {
-  test('variedGroups names the groups whose scores differ, in batch order, failed episodes left out', async () => {
+  test('variedGroups names the groups that carry signal (scores that differ; with GiGPO, step advantages too), in batch order, failed episodes left out', async () => {
     const model = VisionLanguageModel.create({ preset: 'tiny', seed: 0 });
     const episodes = await createPolicyEpisodes(model, episodeSettings, model);
     const right = (seed: number, turn: number): string => `<answer>${colourAt(seed, turn)}</answer>`;
@@ -126,6 +126,9 @@ describe('dynamic sampling (maxSampledBatches)', () => {
     expect(variedGroups(batch, { score: 'return' })).toEqual(['s0-0', 's0-2']);
     // By success (both turns right): only seed 1's group differs.
     expect(variedGroups(batch, { score: 'success' })).toEqual(['s0-0']);
+    // GiGPO: seed 2's returns tie, but its turns' returns differ on the same squares ([1, 0] | [0, 1]).
+    expect(variedGroups(batch, { score: 'return', advantageEstimator: 'gigpo' })).toEqual(['s0-0', 's0-1', 's0-2']);
+    expect(variedGroups(batch, { score: 'success', advantageEstimator: 'gigpo' })).toEqual(['s0-0']);
     model.dispose();
   });
 

@@ -149,26 +149,34 @@ function episodeScore(trajectory: Trajectory, score: TrainGrpoSettings['score'])
   return (score ?? 'return') === 'success' ? (trajectorySuccess(trajectory) ? 1 : 0) : trajectory.totalReward;
 }
 
-/** The ids of a batch's groups whose episodes' scores differ (failed episodes left out), in batch order. */
-export function variedGroups(batch: PlayedBatch, settings: Pick<TrainGrpoSettings, 'score'>): string[] {
-  const scores = new Map<string, Set<number>>();
-  for (const trajectory of batch.trajectories) {
-    if (trajectory.error !== undefined) continue;
+/**
+ * The ids of a batch's groups that carry signal (failed episodes left out), in batch order: their
+ * episodes' scores differ, or (GiGPO) a turn has a step advantage — grpoBatch's test for a group
+ * that is not uniform, so dynamic sampling keeps the groups the update would train.
+ */
+export function variedGroups(batch: PlayedBatch, settings: GrpoAdvantageSettings): string[] {
+  const trajectories = batch.trajectories.filter((trajectory) => trajectory.error === undefined);
+  const keys: string[] = [];
+  const groupIds = trajectories.map((trajectory) => {
     const key = trajectory.groupId ?? trajectory.id;
-    if (!scores.has(key)) scores.set(key, new Set());
-    scores.get(key)!.add(episodeScore(trajectory, settings.score));
-  }
-  return [...scores].filter(([, values]) => values.size > 1).map(([key]) => key);
+    if (!keys.includes(key)) keys.push(key);
+    return keys.indexOf(key);
+  });
+  const scores = keys.map(() => new Set<number>());
+  trajectories.forEach((trajectory, index) => scores[groupIds[index]!]!.add(episodeScore(trajectory, settings.score)));
+  const steps = (settings.advantageEstimator ?? 'grpo') === 'gigpo' ? stepLevel(trajectories, groupIds, settings) : undefined;
+  const signalled = new Set(trajectories.flatMap((_, index) => (steps?.advantages[index]!.some((value) => value !== 0) ? [groupIds[index]!] : [])));
+  return keys.filter((_, group) => scores[group]!.size > 1 || signalled.has(group));
 }
 
-/** The share of a played batch's groups whose scores are all equal. */
-function uniformShare(batch: PlayedBatch, settings: Pick<TrainGrpoSettings, 'score'>): number {
+/** The share of a played batch's groups that carry no signal. */
+function uniformShare(batch: PlayedBatch, settings: GrpoAdvantageSettings): number {
   const groups = new Set(batch.trajectories.filter((trajectory) => trajectory.error === undefined).map((trajectory) => trajectory.groupId ?? trajectory.id));
   return groups.size === 0 ? 0 : 1 - variedGroups(batch, settings).length / groups.size;
 }
 
 /** The batch's first `promptsPerStep` varied groups (dynamic sampling's batch), uniform groups dropped. */
-function firstVariedGroups(batch: PlayedBatch, settings: Pick<TrainGrpoSettings, 'score' | 'promptsPerStep'>): PlayedBatch {
+function firstVariedGroups(batch: PlayedBatch, settings: GrpoAdvantageSettings & Pick<TrainGrpoSettings, 'promptsPerStep'>): PlayedBatch {
   const kept = new Set(variedGroups(batch, settings).slice(0, settings.promptsPerStep));
   return { trajectories: batch.trajectories.filter((trajectory) => kept.has(trajectory.groupId ?? trajectory.id)), images: batch.images };
 }
