@@ -100,12 +100,16 @@ export async function trainGrpo(
       const draw = (): number[] => Array.from({ length: settings.promptsPerStep }, () => trainSeeds[Math.floor(stepRng.next() * trainSeeds.length)]!);
       let played = await timePhase('play', () => phase.play(draw(), settings.groupSize, stepRng, step));
       let sampledBatches = 1;
-      for (; sampledBatches < (settings.maxSampledBatches ?? 1) && variedGroups(played, settings).length < settings.promptsPerStep; sampledBatches++) {
+      const dynamicSampling = (settings.maxSampledBatches ?? 1) > 1;
+      // Dynamic sampling's test of the played groups, made once per played batch (GiGPO's needs step groups).
+      let varied = dynamicSampling ? variedGroups(played, settings) : [];
+      for (; sampledBatches < (settings.maxSampledBatches ?? 1) && varied.length < settings.promptsPerStep; sampledBatches++) {
         const more = await timePhase('play', () => phase.play(draw(), settings.groupSize, stepRng, step, `s${step + 1}b${sampledBatches}`));
         played = { trajectories: [...played.trajectories, ...more.trajectories], images: new Map([...played.images, ...more.images]) };
+        varied = variedGroups(played, settings);
       }
       // Dynamic sampling trains on the first promptsPerStep varied groups; the rollout's metrics are every played episode's.
-      const batch = sampledBatches > 1 ? firstVariedGroups(played, settings) : played;
+      const batch = sampledBatches > 1 ? firstVariedGroups(played, varied, settings.promptsPerStep) : played;
       const rolloutSeconds = (performance.now() - rolloutStarted) / 1000;
       const { examples, statistics, used } = await timePhase('sequences', () => grpoBatch(phase.episodes, batch, settings));
       await phase.record('grpo', step + 1, used, batch);
@@ -116,7 +120,7 @@ export async function trainGrpo(
         if (sampled || (settings.epochs ?? 1) * (settings.miniBatches ?? 1) > 1) attachOldLogProbs(model, examples, phase.sampling);
         if (reference) attachReferenceLogProbs(reference, examples, phase.sampling);
       });
-      const dynamic: Record<string, number> = (settings.maxSampledBatches ?? 1) > 1 ? { sampledBatches, uniformGroups: uniformShare(played, settings) } : {};
+      const dynamic: Record<string, number> = dynamicSampling ? { sampledBatches, uniformGroups: uniformShare(played, varied) } : {};
       phase.reportRollout(step, played, examples.length, rolloutSeconds, { ...statistics, ...dynamic });
 
       const updateStarted = performance.now();
@@ -169,15 +173,15 @@ export function variedGroups(batch: PlayedBatch, settings: GrpoAdvantageSettings
   return keys.filter((_, group) => scores[group]!.size > 1 || signalled.has(group));
 }
 
-/** The share of a played batch's groups that carry no signal. */
-function uniformShare(batch: PlayedBatch, settings: GrpoAdvantageSettings): number {
+/** The share of a played batch's groups that carry no signal, given its varied groups. */
+function uniformShare(batch: PlayedBatch, varied: readonly string[]): number {
   const groups = new Set(batch.trajectories.filter((trajectory) => trajectory.error === undefined).map((trajectory) => trajectory.groupId ?? trajectory.id));
-  return groups.size === 0 ? 0 : 1 - variedGroups(batch, settings).length / groups.size;
+  return groups.size === 0 ? 0 : 1 - varied.length / groups.size;
 }
 
-/** The batch's first `promptsPerStep` varied groups (dynamic sampling's batch), uniform groups dropped. */
-function firstVariedGroups(batch: PlayedBatch, settings: GrpoAdvantageSettings & Pick<TrainGrpoSettings, 'promptsPerStep'>): PlayedBatch {
-  const kept = new Set(variedGroups(batch, settings).slice(0, settings.promptsPerStep));
+/** The batch's first `promptsPerStep` of its varied groups (dynamic sampling's batch), uniform groups dropped. */
+function firstVariedGroups(batch: PlayedBatch, varied: readonly string[], promptsPerStep: number): PlayedBatch {
+  const kept = new Set(varied.slice(0, promptsPerStep));
   return { trajectories: batch.trajectories.filter((trajectory) => kept.has(trajectory.groupId ?? trajectory.id)), images: batch.images };
 }
 
