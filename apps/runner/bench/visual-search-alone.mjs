@@ -13,7 +13,9 @@
 //           {"coordinate":[column,row]}, the target's cell of the 8 × 8 frame; scored by the exact
 //           cell and by the 3 × 3 cells around it.
 // Common: VisualSearch-v1's tasks (difficulty 0, shape question, red target; --target-grid 8 for the
-// recipe's, 0 for a target anywhere), --tasks training tasks and --held held-out ones, the recipe's
+// grid recipe's, 0 for a target anywhere; or --level <name>, one of the source's named levels, e.g.
+// lookalikes: red look-alikes of the target's size, "Where is the red star, cross or ring?"),
+// --tasks training tasks and --held held-out ones, the grid recipe's
 // model (`small`, its model.config) with --config's changes (null drops a setting), Adam at
 // --learning-rate, batch --batch.
 import { parseArgs } from 'node:util';
@@ -36,12 +38,13 @@ const { positionals, values } = parseArgs({
     centre: { type: 'string', default: 'cell' },
     jitter: { type: 'string', default: '0' },
     'target-grid': { type: 'string', default: '8' },
+    level: { type: 'string' },
     seed: { type: 'string', default: '0' },
   },
 });
 const skill = positionals[0];
 if (skill !== 'reading' && skill !== 'pointing') {
-  console.error('usage: visual-search-alone.mjs reading|pointing [--steps n] [--every n] [--tasks n] [--held n] [--batch n] [--learning-rate x] [--config json] [--centre cell|exact] [--jitter px] [--target-grid 8|0] [--seed n]');
+  console.error('usage: visual-search-alone.mjs reading|pointing [--steps n] [--every n] [--tasks n] [--held n] [--batch n] [--learning-rate x] [--config json] [--centre cell|exact] [--jitter px] [--target-grid 8|0 | --level name] [--seed n]');
   process.exit(2);
 }
 const number = (name) => {
@@ -58,11 +61,11 @@ if (values.centre !== 'cell' && values.centre !== 'exact') {
   process.exit(2);
 }
 
-// The recipe's model (apps/runner/recipes/visual-search.yaml) and its frame and crop.
+// The grid recipe's model (apps/runner/recipes/visual-search-grid.yaml) and its frame and crop.
 const RECIPE_MODEL = { imageSize: 128, patchSize: 16, vision: { stem: { channels: 16, pool: 4, pooling: 'max' }, grid: null, pointer: true, readout: 'pointer' } };
 const FRAME = 8;
 const OFFSET = 182;
-const QUESTION = { reading: 'Star, cross or ring?', pointing: 'Where is the red shape?' }[skill];
+const QUESTION = { reading: 'Star, cross or ring?', pointing: values.level && values.level !== 'anywhere' ? 'Where is the red star, cross or ring?' : 'Where is the red shape?' }[skill];
 
 await initTensor();
 // --config changes the recipe's settings, merged into them key by key; null turns a module off
@@ -102,7 +105,7 @@ async function example(task) {
   return { tokens: sequence.tokens, images: [seen], lossMask: sequence.assistantMask, answer, cell };
 }
 
-const options = { difficulty: 0, question: 'shape', targetColour: 'red', ...(targetGrid > 0 ? { targetGrid } : {}) };
+const options = values.level ? { level: values.level } : { difficulty: 0, question: 'shape', targetColour: 'red', ...(targetGrid > 0 ? { targetGrid } : {}) };
 const started = performance.now();
 const build = async (split, count) => {
   const source = createVisualSearchSource({ ...options, split });

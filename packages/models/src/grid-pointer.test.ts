@@ -54,8 +54,9 @@ it('points: digits after a bracket name the cell of a small dot, learned in 40 s
   expect(without).toBeLessThan(withPointer - 0.5);
 });
 
-it.each([undefined, 'pointer', 'max'] as const)('decodes the same with and without the KV cache (the cache keeps the last image pointer keys; readout %s)', async (imageReadout) => {
-  const model = VisionLanguageModel.create({ preset: 'tiny', seed: 3, config: { vision: { pointer: true, readout: imageReadout ?? null } } });
+it.each([undefined, 'pointer', 'max', 'conv'] as const)('decodes the same with and without the KV cache (the cache keeps the last image pointer keys; readout %s)', async (imageReadout) => {
+  const stem = imageReadout === 'conv' ? { stem: { channels: 4, pool: 4, pooling: 'max' as const } } : {};
+  const model = VisionLanguageModel.create({ preset: 'tiny', seed: 3, config: { vision: { ...stem, pointer: true, readout: imageReadout ?? null } } });
   const examples = pointingExamples(model, 6, 50);
   // Prompts of different lengths (left padding) and one without an image (no pointer there).
   const prompts = examples.map((example, index) => {
@@ -74,7 +75,10 @@ it('refuses a readout without the pointer masks it reads through, and an unknown
     "ModelConfig.vision.readout reads the latest image through the grid pointer's masks: it needs vision.pointer: true.",
   );
   expect(() => VisionLanguageModel.create({ preset: 'tiny', config: { vision: { pointer: true, readout: 'mean' as 'max' } } })).toThrow(
-    "ModelConfig.vision.readout must be 'pointer' or 'max'; got mean.",
+    "ModelConfig.vision.readout must be 'pointer', 'max' or 'conv'; got mean.",
+  );
+  expect(() => VisionLanguageModel.create({ preset: 'tiny', config: { vision: { pointer: true, readout: 'conv' } } })).toThrow(
+    "ModelConfig.vision.readout 'conv' convolves the pixel stem's blocks of each patch: it needs vision.stem and vision.spatialMerge 1; got stem null, spatialMerge 1.",
   );
 });
 

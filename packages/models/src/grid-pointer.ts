@@ -124,7 +124,7 @@ export type PointerCache = {
   keys: tf.Tensor3D;
   /** [rows]: 1 where the row's prompt has an image. */
   valid: tf.Tensor1D;
-  /** The readout's part of the last image ([rows, G², d] tokens for 'pointer', [rows, 1, d] pooled for 'max'; config.vision.readout). */
+  /** The readout's part of the last image ([rows, G², d] tokens for 'pointer', [rows, 1, d] pooled for 'max' and 'conv'; config.vision.readout). */
   values?: tf.Tensor3D;
 };
 
@@ -171,7 +171,7 @@ function placeOnDigits(config: ModelConfig, normed: tf.Tensor2D, weight: WeightL
   return tf.matMul(digits, placement);
 }
 
-/** What a full sequence's pointer reads: the key states and, for the readout, the image tokens ([batch·length, d] each). */
+/** What a full sequence's pointer reads: the key states ([batch·length, d]) and, for the readout, its per-token values at the image slots ([batch·length, readoutValueWidth]). */
 export interface PointerStates {
   keys: tf.Tensor2D;
   values?: tf.Tensor2D;
@@ -194,7 +194,7 @@ export function pointerTerms(config: ModelConfig, normed: tf.Tensor2D, states: P
   const row = tf.reshape(tf.div(tf.matMul(weights, inputs.keyRow), total), [batch * length, side]) as tf.Tensor2D;
   const digits = placeOnDigits(config, normed, weight, centredLog(column), centredLog(row), inputs.hasImage, digitIds);
   if (!config.vision.readout || !states.values) return { digits };
-  if (config.vision.readout === 'max') return { digits, readout: maxReadoutTerms(config, weight, states.values, inputs, batch, length) };
+  if (config.vision.readout !== 'pointer') return { digits, readout: maxReadoutTerms(config, weight, states.values, inputs, batch, length) };
   const values = tf.reshape(states.values, [batch, length, config.modelDimension]);
   const attended = tf.reshape(tf.div(tf.matMul(weights, values), total), [batch * length, config.modelDimension]) as tf.Tensor2D;
   return { digits, readout: readoutOf(weight, attended, inputs.hasImage) };
@@ -206,7 +206,7 @@ export function pointerCacheOf(config: ModelConfig, states: PointerStates, weigh
   const keys = tf.matMul(tf.gather(states.keys, inputs.lastImageTokens), weight('pointer.key.weight'));
   const cache: PointerCache = { keys: tf.reshape(keys, [batch, tokens, pointerDimension(config)]) as tf.Tensor3D, valid: tf.clone(inputs.rowHasImage) };
   if (!config.vision.readout || !states.values) return cache;
-  if (config.vision.readout === 'max') return { ...cache, values: maxReadoutCache(config, weight, states.values, inputs, batch) };
+  if (config.vision.readout !== 'pointer') return { ...cache, values: maxReadoutCache(config, weight, states.values, inputs, batch) };
   return { ...cache, values: tf.reshape(tf.gather(states.values, inputs.lastImageTokens), [batch, tokens, config.modelDimension]) as tf.Tensor3D };
 }
 
@@ -224,7 +224,7 @@ export function pointerStepTerms(config: ModelConfig, normed: tf.Tensor2D, weigh
   const valid = tf.reshape(cache.valid, [rows, 1]) as tf.Tensor2D;
   const digits = placeOnDigits(config, normed, weight, centredLog(column), centredLog(row), valid, digitIds);
   if (!config.vision.readout || !cache.values) return { digits };
-  if (config.vision.readout === 'max') return { digits, readout: maxReadoutStep(weight, cache.values, valid) };
+  if (config.vision.readout !== 'pointer') return { digits, readout: maxReadoutStep(weight, cache.values, valid) };
   const attended = tf.reshape(tf.matMul(tf.reshape(probabilities, [rows, 1, side * side]), cache.values), [rows, config.modelDimension]) as tf.Tensor2D;
   return { digits, readout: readoutOf(weight, attended, valid) };
 }

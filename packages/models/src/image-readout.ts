@@ -9,11 +9,50 @@ import { gelu, linear, type WeightLookup } from './transformer-layers';
  * through the decoder's attention, which has to learn where and what at once (docs/models.md).
  * 'pointer' weights the image tokens by where the grid pointer looks from the position; 'max'
  * takes a smooth maximum of projected image tokens per feature, a detector that fires wherever the
- * shape is.
+ * shape is; 'conv' convolves the pixel stem's pooled blocks across patch borders and takes the
+ * smooth maximum of every feature over all blocks: a shape moved by a block gives the same summary,
+ * where a token's projection changes with where in its patch the shape falls.
  */
 
-/** β of the 'max' readout's smooth maximum (1/β)·log mean exp(β·v) over an image's G² tokens. */
+/** β of the readouts' smooth maximum (1/β)·log mean exp(β·v) over an image's tokens (or blocks). */
 const READOUT_SHARPNESS = 10;
+
+/** Side of the 'conv' readout's kernel, in stem blocks: 5 blocks of 4 px span the 21-px shapes a crop shows. */
+export const READOUT_CONV_KERNEL = 5;
+
+/** Features of the 'conv' readout's convolution. */
+export const READOUT_CONV_CHANNELS = 32;
+
+/** Width of the readout's per-token values: the 'conv' readout's features, or the model dimension. */
+export function readoutValueWidth(config: ModelConfig): number {
+  return config.vision.readout === 'conv' ? READOUT_CONV_CHANNELS : config.modelDimension;
+}
+
+/** (1/β)·log mean exp(β·v) over `axis`. */
+function smoothMax(values: tf.Tensor, axis: number): tf.Tensor {
+  const count = values.shape[axis]!;
+  return tf.div(tf.sub(tf.logSumExp(tf.mul(values, READOUT_SHARPNESS), axis), Math.log(count)), READOUT_SHARPNESS);
+}
+
+/**
+ * The 'conv' readout's per-token values: the stem's pooled features of each patch ([images·G²,
+ * b²·C], blocks row-major, as the patch projection reads them) laid out as one block map per image,
+ * a ReLU convolution over it ('same' padding), and each patch's smooth maximum of its blocks'
+ * features: [images·G², READOUT_CONV_CHANNELS]. A smooth maximum of these over an image's tokens is
+ * the one over every block of the image (log-mean-exp composes over equal groups).
+ */
+export function convReadoutValues(config: ModelConfig, weight: WeightLookup, features: tf.Tensor2D): tf.Tensor2D {
+  const stem = config.vision.stem;
+  if (!stem) throw new Error("The 'conv' readout reads the pixel stem's blocks: the config has no vision.stem.");
+  const grid = patchGrid(config);
+  const blocks = config.patchSize / stem.pool;
+  const images = features.shape[0] / (grid * grid);
+  const side = grid * blocks;
+  const map = tf.reshape(tf.transpose(tf.reshape(features, [images, grid, grid, blocks, blocks, stem.channels]), [0, 1, 3, 2, 4, 5]), [images, side, side, stem.channels]) as tf.Tensor4D;
+  const convolved = tf.relu(tf.add(tf.conv2d(map, weight('readout.conv.weight') as tf.Tensor4D, 1, 'same'), weight('readout.conv.bias')));
+  const perPatch = tf.reshape(tf.transpose(tf.reshape(convolved, [images, grid, blocks, grid, blocks, READOUT_CONV_CHANNELS]), [0, 1, 3, 2, 4, 5]), [images * grid * grid, blocks * blocks, READOUT_CONV_CHANNELS]);
+  return smoothMax(perPatch, 1) as tf.Tensor2D;
+}
 
 /** The readout's MLP on an image summary [rows, d], zero where no image came before (valid [rows, 1]). */
 export function readoutOf(weight: WeightLookup, summary: tf.Tensor2D, valid: tf.Tensor2D): tf.Tensor2D {
@@ -21,14 +60,22 @@ export function readoutOf(weight: WeightLookup, summary: tf.Tensor2D, valid: tf.
   return tf.mul(tf.matMul(hidden, weight('readout.down.weight')), valid) as tf.Tensor2D;
 }
 
-/** [images, d]: each image's smooth maximum of its projected tokens ([images·G², d] in image order). */
-function poolImages(config: ModelConfig, weight: WeightLookup, tokens: tf.Tensor2D): tf.Tensor2D {
+/**
+ * [images, d]: each image's summary from its tokens' values ([images·G², width] in image order):
+ * 'max' projects each token and takes the smooth maximum per feature; 'conv' takes the smooth
+ * maximum of its values per feature, then projects.
+ */
+export function poolImages(config: ModelConfig, weight: WeightLookup, tokens: tf.Tensor2D): tf.Tensor2D {
   const perImage = (patchGrid(config) / config.vision.spatialMerge) ** 2;
+  if (config.vision.readout === 'conv') {
+    const pooled = smoothMax(tf.reshape(tokens, [-1, perImage, tokens.shape[1]]), 1) as tf.Tensor2D;
+    return linear(pooled, weight('readout.value.weight'), weight('readout.value.bias'));
+  }
   const projected = tf.reshape(linear(tokens, weight('readout.value.weight'), weight('readout.value.bias')), [-1, perImage, config.modelDimension]);
-  return tf.div(tf.sub(tf.logSumExp(tf.mul(projected, READOUT_SHARPNESS), 1), Math.log(perImage)), READOUT_SHARPNESS) as tf.Tensor2D;
+  return smoothMax(projected, 1) as tf.Tensor2D;
 }
 
-/** The 'max' readout at every position of a full sequence ([batch·length, d]) from the image tokens at their slots ([batch·length, d]). */
+/** The 'max' (or 'conv') readout at every position of a full sequence ([batch·length, d]) from the image tokens at their slots ([batch·length, d]). */
 export function maxReadoutTerms(config: ModelConfig, weight: WeightLookup, values: tf.Tensor2D, inputs: PointerInputs, batch: number, length: number): tf.Tensor2D {
   const images = inputs.queryImage.shape[2];
   const pooled = tf.reshape(poolImages(config, weight, tf.gather(values, inputs.imageTokens)), [batch, images, config.modelDimension]);
@@ -37,12 +84,12 @@ export function maxReadoutTerms(config: ModelConfig, weight: WeightLookup, value
   return readoutOf(weight, summary, inputs.hasImage);
 }
 
-/** What a generation caches for the 'max' readout: each row's last image's summary, [rows, 1, d]. */
+/** What a generation caches for the 'max' (or 'conv') readout: each row's last image's summary, [rows, 1, d]. */
 export function maxReadoutCache(config: ModelConfig, weight: WeightLookup, values: tf.Tensor2D, inputs: PointerInputs, batch: number): tf.Tensor3D {
   return tf.reshape(poolImages(config, weight, tf.gather(values, inputs.lastImageTokens)), [batch, 1, config.modelDimension]) as tf.Tensor3D;
 }
 
-/** The 'max' readout of one new position per row ([rows, d]) from the cached summaries. */
+/** The 'max' (or 'conv') readout of one new position per row ([rows, d]) from the cached summaries. */
 export function maxReadoutStep(weight: WeightLookup, cached: tf.Tensor3D, valid: tf.Tensor2D): tf.Tensor2D {
   return readoutOf(weight, tf.reshape(cached, [cached.shape[0], cached.shape[2]]) as tf.Tensor2D, valid);
 }

@@ -4,8 +4,11 @@ import { z } from 'zod';
 /** How the pixel stem pools a block's features: a mean, or a smooth maximum. */
 export type StemPooling = 'mean' | 'max';
 
-/** What the image readout summarises: the tokens the pointer looks at, or a smooth maximum over all. */
-export type ImageReadout = 'pointer' | 'max';
+/**
+ * What the image readout summarises: the tokens the pointer looks at, a smooth maximum over all
+ * tokens, or a smooth maximum of a convolution over the stem's blocks at every position.
+ */
+export type ImageReadout = 'pointer' | 'max' | 'conv';
 
 /**
  * A per-pixel layer (a 1 × 1 convolution with ReLU) the patch projection reads instead of the raw
@@ -61,7 +64,9 @@ export interface VisionConfig {
    * With the pointer: a summary of the latest image goes through a small MLP and is added to the
    * state the LM head reads (image-readout.ts), so an answer reads what a crop shows. 'pointer':
    * the image's tokens weighted by where the pointer looks from the position; 'max': a smooth
-   * maximum of projected tokens per feature. null: no readout.
+   * maximum of projected tokens per feature; 'conv': a convolution over the pixel stem's pooled
+   * blocks, smooth-maximised over every block of the image, so a shape gives the same summary
+   * wherever it lies (needs the stem and no spatial merge). null: no readout.
    */
   readout: ImageReadout | null;
 }
@@ -202,7 +207,7 @@ const positiveInteger = z.number({ error: POSITIVE }).int({ error: POSITIVE }).p
 const nonNegativeInteger = z.number({ error: NON_NEGATIVE }).int({ error: NON_NEGATIVE }).nonnegative({ error: NON_NEGATIVE });
 const positiveNumber = z.number({ error: 'a positive number' }).positive({ error: 'a positive number' });
 const stemPooling = z.enum(['mean', 'max'], { error: "'mean' or 'max'" });
-const imageReadout = z.enum(['pointer', 'max'], { error: "'pointer' or 'max'" });
+const imageReadout = z.enum(['pointer', 'max', 'conv'], { error: "'pointer', 'max' or 'conv'" });
 const trueOrFalse = z.boolean({ error: 'true or false' });
 
 const sizes = {
@@ -428,9 +433,14 @@ export function validateModelConfig(config: ModelConfig): ModelConfig {
     if (stem.pooling !== 'mean' && stem.pooling !== 'max') fail('vision.stem.pooling', stem.pooling, `ModelConfig.vision.stem.pooling must be 'mean' or 'max'; got ${String(stem.pooling)}.`);
   }
   if (typeof pointer !== 'boolean') fail('vision.pointer', pointer, `ModelConfig.vision.pointer must be true or false; got ${String(pointer)}.`);
-  if (readout !== null && readout !== 'pointer' && readout !== 'max') fail('vision.readout', readout, `ModelConfig.vision.readout must be 'pointer', 'max' or null; got ${String(readout)}.`);
+  if (readout !== null && readout !== 'pointer' && readout !== 'max' && readout !== 'conv') {
+    fail('vision.readout', readout, `ModelConfig.vision.readout must be 'pointer', 'max', 'conv' or null; got ${String(readout)}.`);
+  }
   if (readout && !pointer) {
     fail('vision.readout', readout, "ModelConfig.vision.readout reads the latest image through the grid pointer's masks: it needs vision.pointer: true.");
+  }
+  if (readout === 'conv' && (!stem || spatialMerge !== 1)) {
+    fail('vision.readout', readout, `ModelConfig.vision.readout 'conv' convolves the pixel stem's blocks of each patch: it needs vision.stem and vision.spatialMerge 1; got stem ${stem ? 'set' : 'null'}, spatialMerge ${String(spatialMerge)}.`);
   }
   if (config.imageSize % config.patchSize !== 0) {
     fail('imageSize', config.imageSize, `ModelConfig.imageSize (${config.imageSize}) must be a multiple of patchSize (${config.patchSize}).`);

@@ -1,5 +1,6 @@
 import { patchFeatureDimension, patchGrid, type GridLayersConfig, type ModelConfig } from './model-config';
 import { pointerDimension } from './grid-pointer';
+import { READOUT_CONV_CHANNELS, READOUT_CONV_KERNEL } from './image-readout';
 import { createRandom, normalSample } from './seeded-random';
 
 /** How a parameter starts: normal with a standard deviation, zeros or ones. */
@@ -128,6 +129,15 @@ export function parameterSpecs(config: ModelConfig): ParameterSpec[] {
   if (vision.pointer && vision.readout) {
     if (vision.readout === 'max') {
       specs.push({ name: 'readout.value.weight', shape: [d, d], init: normal(1 / Math.sqrt(d)) }, { name: 'readout.value.bias', shape: [d], init: zeros });
+    }
+    if (vision.readout === 'conv' && vision.stem) {
+      const fanIn = READOUT_CONV_KERNEL ** 2 * vision.stem.channels;
+      specs.push(
+        { name: 'readout.conv.weight', shape: [READOUT_CONV_KERNEL, READOUT_CONV_KERNEL, vision.stem.channels, READOUT_CONV_CHANNELS], init: normal(Math.sqrt(2 / fanIn)) },
+        { name: 'readout.conv.bias', shape: [READOUT_CONV_CHANNELS], init: zeros },
+        { name: 'readout.value.weight', shape: [READOUT_CONV_CHANNELS, d], init: normal(1 / Math.sqrt(READOUT_CONV_CHANNELS)) },
+        { name: 'readout.value.bias', shape: [d], init: zeros },
+      );
     }
     specs.push(
       { name: 'readout.up.weight', shape: [d, d], init: normal(1 / Math.sqrt(d)) },

@@ -92,12 +92,47 @@ describe('VisionLanguageModel', () => {
     model.dispose();
   });
 
-  it.each(['pointer', 'max'] as const)('has an image readout (%s) whose gradients match finite differences', (imageReadout) => {
-    const model = VisionLanguageModel.create({ preset: 'tiny', seed: 4, config: { imageSize: 32, patchSize: 8, vision: { pointer: true, readout: imageReadout } } });
+  it.each(['pointer', 'max', 'conv'] as const)('has an image readout (%s) whose gradients match finite differences', (imageReadout) => {
+    const stem = imageReadout === 'conv' ? { stem: { channels: 4, pool: 2, pooling: 'max' as const } } : {};
+    const model = VisionLanguageModel.create({ preset: 'tiny', seed: 4, config: { imageSize: 32, patchSize: 8, vision: { ...stem, pointer: true, readout: imageReadout } } });
     const examples = [example(model, '<answer>Left</answer>', cellImage(32, 5, [20, 20, 200], [250, 250, 250]))];
-    const readout = imageReadout === 'max' ? ['readout.value.weight', 'readout.up.weight', 'readout.down.weight'] : ['readout.up.weight', 'readout.down.weight', 'pointer.query.weight', 'pointer.key.weight'];
+    const readout = {
+      max: ['readout.value.weight', 'readout.up.weight', 'readout.down.weight'],
+      conv: ['readout.conv.weight', 'readout.conv.bias', 'readout.value.weight', 'readout.up.weight', 'image.stem.weight'],
+      pointer: ['readout.up.weight', 'readout.down.weight', 'pointer.query.weight', 'pointer.key.weight'],
+    }[imageReadout];
     expectGradientsMatchFiniteDifferences(model, examples, [...readout, 'image.patch.weight']);
     model.dispose();
+  });
+
+  it("reads a shape the same wherever it lies with the 'conv' readout (moved by a stem block or a patch), where the 'max' readout's summary moves with it", () => {
+    // A red plus, 5 px across, on a pale image: 2-px stem blocks, 8-px patches.
+    const plusAt = (x: number, y: number) => {
+      const image = solidImage(32, [240, 240, 240]);
+      for (let offset = -2; offset <= 2; offset++) {
+        image.data.set([224, 32, 32], ((y + offset) * 32 + x) * 3);
+        image.data.set([224, 32, 32], (y * 32 + x + offset) * 3);
+      }
+      return image;
+    };
+    const summaries = (readout: 'conv' | 'max') => {
+      const model = VisionLanguageModel.create({ preset: 'tiny', seed: 6, config: { imageSize: 32, patchSize: 8, vision: { stem: { channels: 4, pool: 2, pooling: 'max' }, pointer: true, readout } } });
+      const result = [plusAt(12, 12), plusAt(14, 12), plusAt(12, 20), plusAt(20, 14)].map((image) =>
+        tf.tidy(() => {
+          const inputs = model.prepare([example(model, 'Up', image)]);
+          const summary = model.readoutSummaries(inputs.patches!).arraySync()[0]!;
+          inputs.dispose();
+          return summary;
+        }),
+      );
+      model.dispose();
+      return result;
+    };
+    const difference = (a: number[], b: number[]) => Math.max(...a.map((value, index) => Math.abs(value - b[index]!)));
+    const [conv, ...moved] = summaries('conv');
+    for (const other of moved) expect(difference(conv!, other!)).toBeLessThan(1e-5);
+    const [max, ...maxMoved] = summaries('max');
+    for (const other of maxMoved) expect(difference(max!, other!)).toBeGreaterThan(1e-3);
   });
 
   it('sees a small dot the same wherever it lies in its patch once the stem pools the whole patch', () => {

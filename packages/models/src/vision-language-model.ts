@@ -8,6 +8,7 @@ import { MASKED, prepareInputs, type ModelInputs, type ModelSequence } from './m
 import { timePhase } from './phase-timer';
 import { Tokenizer } from './tokenizer';
 import { pointerCacheOf, pointerStepTerms, pointerTerms, type PointerCache, type PointerInputs, type PointerStates } from './grid-pointer';
+import { convReadoutValues, poolImages, readoutValueWidth } from './image-readout';
 import { gelu, layerNorm, linear, transformerBlock, type WeightLookup } from './transformer-layers';
 
 /**
@@ -66,6 +67,13 @@ export interface SamplingDistribution {
   /** > 0; a greedy sampler's tokens are scored at 1. */
   temperature: number;
   bannedIds: readonly number[];
+}
+
+/** Encoded image tokens; with the grid pointer each token's own patch content; with the 'conv' readout its per-token values. */
+interface EncodedImages {
+  encoded: tf.Tensor2D;
+  local: tf.Tensor2D | undefined;
+  readoutValues?: tf.Tensor2D | undefined;
 }
 
 let modelCount = 0;
@@ -195,22 +203,38 @@ export class VisionLanguageModel {
   }
 
   /**
+   * What the 'max' or 'conv' readout sums up of each image ([images, d], before the readout's MLP):
+   * what an answer after the image reads of it.
+   */
+  readoutSummaries(patches: tf.Tensor2D): tf.Tensor2D {
+    const { readout } = this.config.vision;
+    if (readout !== 'max' && readout !== 'conv') {
+      throw new Error(`readoutSummaries needs vision.readout 'max' or 'conv' (a summary per image); this model's is ${String(readout)}.`);
+    }
+    const { encoded, readoutValues } = this.encodeImagesWithLocal(patches);
+    return poolImages(this.config, this.weight, readoutValues ?? encoded);
+  }
+
+  /**
    * The image tokens, and with the grid pointer each token's own patch content before any layer mixes patches (the
    * projected, normed patch, without its position): what the grid pointer's keys read, so that
    * pointing is a per-patch detector rather than a memory of whole images.
    */
-  private encodeImagesWithLocal(patches: tf.Tensor2D): { encoded: tf.Tensor2D; local: tf.Tensor2D | undefined } {
+  private encodeImagesWithLocal(patches: tf.Tensor2D): EncodedImages {
     return timePhase('image.encoder', () => this.encodeImagesUntimed(patches));
   }
 
-  private encodeImagesUntimed(patches: tf.Tensor2D): { encoded: tf.Tensor2D; local: tf.Tensor2D | undefined } {
+  private encodeImagesUntimed(patches: tf.Tensor2D): EncodedImages {
     const { config, weight } = this;
     const grid = patchGrid(config);
     const perImage = grid * grid;
     const imageCount = patches.shape[0] / perImage;
     const d = config.modelDimension;
     const epsilon = config.layerNormEpsilon;
-    const projected = linear(this.patchFeatures(patches), weight('image.patch.weight'), weight('image.patch.bias'));
+    const features = this.patchFeatures(patches);
+    // The 'conv' readout reads the stem's blocks themselves, before the projection fixes where in a patch each one is.
+    const readoutValues = config.vision.readout === 'conv' ? convReadoutValues(config, weight, features) : undefined;
+    const projected = linear(features, weight('image.patch.weight'), weight('image.patch.bias'));
     const normed = layerNorm(projected, weight('image.patchNorm.gain'), weight('image.patchNorm.bias'), epsilon);
     const rows = tf.tensor1d(Array.from({ length: perImage }, (_, index) => Math.floor(index / grid)), 'int32');
     const columns = tf.tensor1d(Array.from({ length: perImage }, (_, index) => index % grid), 'int32');
@@ -229,7 +253,7 @@ export class VisionLanguageModel {
       encoded = gridPropagation(encoded, weight, gridShape, config.vision.grid.layers, epsilon);
     }
     const merge = config.vision.spatialMerge;
-    if (merge === 1) return { encoded, local };
+    if (merge === 1) return { encoded, local, readoutValues };
     const concatenated = mergePatchBlocks(encoded, { images: imageCount, patches: grid, merge });
     const hidden = gelu(linear(concatenated, weight('image.merger.up.weight'), weight('image.merger.up.bias'))) as tf.Tensor2D;
     const merged = linear(hidden, weight('image.merger.down.weight'), weight('image.merger.down.bias'));
@@ -301,18 +325,18 @@ export class VisionLanguageModel {
     if (!inputs.patches) {
       if (!inputs.pointer) return { x: x as tf.Tensor2D, pointer: undefined };
       const zeros = tf.zeros([batch * length, d]) as tf.Tensor2D;
-      return { x: x as tf.Tensor2D, pointer: states(zeros, zeros) };
+      return { x: x as tf.Tensor2D, pointer: states(zeros, tf.zeros([batch * length, readoutValueWidth(this.config)])) };
     }
-    const { encoded, local } = this.encodeImagesWithLocal(inputs.patches);
+    const { encoded, local, readoutValues } = this.encodeImagesWithLocal(inputs.patches);
     const placed = this.placeImageTokens(inputs, encoded);
     x = tf.add(x, placed);
     if (!inputs.pointer || !local) return { x: x as tf.Tensor2D, pointer: undefined };
-    return { x: x as tf.Tensor2D, pointer: states(this.placeImageTokens(inputs, local), placed) };
+    return { x: x as tf.Tensor2D, pointer: states(this.placeImageTokens(inputs, local), readoutValues ? this.placeImageTokens(inputs, readoutValues) : placed) };
   }
 
-  /** Image-token rows [images·tokens, d] at their `<image_pad>` slots of the sequence, zeros elsewhere: [batch·length, d]. */
+  /** Image-token rows [images·tokens, width] at their `<image_pad>` slots of the sequence, zeros elsewhere: [batch·length, width]. */
   private placeImageTokens(inputs: ModelInputs, features: tf.Tensor2D): tf.Tensor2D {
-    const d = this.config.modelDimension;
+    const d = features.shape[1];
     const { batch, length } = inputs;
     const runs = inputs.sharedImageRuns;
     if (runs) {
