@@ -42,7 +42,7 @@ describe('TensorBoard files of a run', () => {
     const live = join(scratch, 'live');
     const output = capture();
     const { exitCode } = await runCli(
-      ['train', '--preset', 'tiny', '--steps', '2', '--batch-size', '2', '--eval-every', '1', '--eval-episodes', '2', '--train-seeds', '2', '--grpo-steps', '1',
+      ['train', '--preset', 'tiny', '--steps', '2', '--batch-size', '2', '--eval-every', '1', '--eval-episodes', '2', '--train-seeds', '2', '--grpo-steps', '1', '--workers', '0',
         '--config', join(scratch, 'small.yaml'), '--name', 'curves', '--out', scratch, '--tensorboard', live, '--plain'],
       output,
     );

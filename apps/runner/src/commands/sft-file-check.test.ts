@@ -26,7 +26,7 @@ beforeAll(async () => {
 });
 
 const runs = join(scratch, 'runs');
-const flags = ['--algorithm', 'sft', '--preset', 'tiny', '--no-oracle', '--steps', '1', '--batch-size', '2', '--eval-every', '1', '--eval-episodes', '1', '--out', runs];
+const flags = ['--algorithm', 'sft', '--preset', 'tiny', '--no-oracle', '--steps', '1', '--batch-size', '2', '--eval-every', '1', '--eval-episodes', '1', '--workers', '0', '--out', runs];
 
 describe('saccade train --sft-file: files are read before the run starts', () => {
   test('a bad record is one line naming the file, line and field; exit 2; no run folder is written', async () => {

@@ -40,6 +40,7 @@ describe.skipIf('skip' in found)("saccade train on an env served by VAGEN main's
         'seeds: { train: { start: 100, count: 4 }, eval: { start: 0, count: 2 } }',
         'sft: { demonstrator: random, steps: 2, batchSize: 2, evalEvery: 2, maxTokens: 12 }',
         'grpo: { steps: 2, promptsPerStep: 1, groupSize: 2, maxTokens: 12, evalEvery: 2, skipUniformGroups: false }',
+        'workers: 0',
       ].join('\n'),
     );
     const lines: string[] = [];

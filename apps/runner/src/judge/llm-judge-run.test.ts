@@ -67,7 +67,7 @@ afterAll(async () => {
 });
 
 // One SFT step of 3 examples: the oracle plays all 3 training seeds (SFT plays steps × batch seeds at most).
-const SOKOBAN = ['--env', 'saccade/Sokoban-v1', '--max-turns', '2', '--algorithm', 'sft', '--preset', 'tiny', '--steps', '1', '--batch-size', '3', '--eval-every', '1', '--eval-episodes', '1', '--train-seeds', '3', '--plain', '--out', scratch];
+const SOKOBAN = ['--env', 'saccade/Sokoban-v1', '--max-turns', '2', '--algorithm', 'sft', '--preset', 'tiny', '--steps', '1', '--batch-size', '3', '--eval-every', '1', '--eval-episodes', '1', '--train-seeds', '3', '--workers', '0', '--plain', '--out', scratch];
 
 interface Line {
   type: string;
