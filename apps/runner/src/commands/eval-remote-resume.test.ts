@@ -11,7 +11,7 @@ import { EXIT_FAILURE, EXIT_SUCCESS } from '../exit-codes';
 const { skip, python } = await lineWalkSuite("saccade eval --resume after VAGEN main's GymService was killed");
 const scratch = mkdtempSync(join(tmpdir(), 'saccade-remote-resume-'));
 const KEY = 'resume-key';
-const EPISODES = 40;
+const EPISODES = 20;
 const services: LineWalkService[] = [];
 
 interface Stored {
