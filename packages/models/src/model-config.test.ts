@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { InvalidArgumentError } from '@saccade/spec';
 import * as tf from '@tensorflow/tfjs-core';
@@ -15,6 +16,11 @@ const recipe: ModelConfig = {
   imageSize: 128,
   vision: { stem: { channels: 16, pool: 4, pooling: 'max' }, grid: null, spatialMerge: 1, pointer: true, readout: 'pointer' },
 };
+
+/** Each weight's bytes by name, as a digest: bit-for-bit equality in milliseconds, where toEqual over the small preset's 1.5 M floats takes seconds. */
+function weightDigests(model: VisionLanguageModel): Map<string, string> {
+  return new Map([...model.getWeights()].map(([name, values]) => [name, createHash('sha256').update(new Uint8Array(values.buffer, values.byteOffset, values.byteLength)).digest('hex')]));
+}
 
 /** What a call throws, for checking its class and fields. */
 function thrown(call: () => unknown): unknown {
@@ -157,7 +163,7 @@ describe('a model from a flat config and from its grouped twin', () => {
     const fromGrouped = VisionLanguageModel.create({ preset, seed: 11, config: grouped });
     expect(fromFlat.config).toEqual(fromGrouped.config);
     expect(fromFlat.weightNames).toEqual(fromGrouped.weightNames);
-    expect(fromFlat.getWeights()).toEqual(fromGrouped.getWeights());
+    expect(weightDigests(fromFlat)).toEqual(weightDigests(fromGrouped));
     const size = fromFlat.config.imageSize;
     const image = { width: size, height: size, data: Uint8Array.from({ length: size * size * 3 }, (_, index) => (index * 37) % 251) };
     const tokens = [...fromFlat.tokenizer.encode('Where? '), ...Array.from({ length: imageTokenCount(fromFlat.config) }, () => fromFlat.tokenizer.imagePadId), ...fromFlat.tokenizer.encode('[1,2]')];
