@@ -30,6 +30,9 @@ let childEnv: NodeJS.ProcessEnv;
 
 let base: string;
 let workspace: string;
+// What `nx g` printed for each generated package (both are generated, then installed once, before the tests).
+let generatedTool: string;
+let generatedEnv: string;
 const run = (args: string[], cwd = workspace) =>
   stripVTControlCharacters(execFileSync(process.execPath, args, { cwd, env: childEnv, encoding: 'utf8', stdio: 'pipe', timeout: 120_000 }));
 const runAsync = async (args: string[], cwd: string) =>
@@ -99,17 +102,19 @@ beforeAll(() => {
   mkdirSync(join(workspace, 'apps', 'runner'), { recursive: true });
   writeFileSync(join(workspace, 'apps', 'runner', 'package.json'), JSON.stringify({ name: '@saccade/runner', version: '0.1.0', private: true, type: 'module', dependencies: {} }, null, 2));
   install();
-}, 120_000);
+  // A tool package and an env package side by side, as a user adds them, then one install for both.
+  generatedTool = run([join('node_modules', 'nx', 'dist', 'bin', 'nx.js'), 'g', '@saccade/plugin:tool', 'probe-reader', '--description=Reads probes.', '--skipInstall', '--no-interactive']);
+  generatedEnv = run([join('node_modules', 'nx', 'dist', 'bin', 'nx.js'), 'g', '@saccade/plugin:env', 'line-walk', '--description=Walk to the flag.', '--skipInstall', '--no-interactive']);
+  install();
+}, 180_000);
 
 afterAll(() => {
   if (base !== undefined) rmSync(base, { recursive: true, force: true });
 });
 
 test('a generated tool package installs, builds, passes its tests and checkTool, and is registered with the runner', { timeout: 240_000 }, async () => {
-  const generated = run([join('node_modules', 'nx', 'dist', 'bin', 'nx.js'), 'g', '@saccade/plugin:tool', 'probe-reader', '--description=Reads probes.', '--skipInstall', '--no-interactive']);
-  expect(generated).toContain('CREATE packages/tools/probe-reader/src/probe-reader-tool.ts');
-  expect(generated).toContain('UPDATE apps/runner/package.json');
-  install();
+  expect(generatedTool).toContain('CREATE packages/tools/probe-reader/src/probe-reader-tool.ts');
+  expect(generatedTool).toContain('UPDATE apps/runner/package.json');
 
   const folder = join(workspace, 'packages', 'tools', 'probe-reader');
   // The build first (the check below imports dist); typecheck, lint and the package's tests side by side.
@@ -133,10 +138,8 @@ test('a generated tool package installs, builds, passes its tests and checkTool,
 });
 
 test('a generated env package installs, builds, passes its tests and checkEnv, and is registered with the runner', { timeout: 240_000 }, async () => {
-  const generated = run([join('node_modules', 'nx', 'dist', 'bin', 'nx.js'), 'g', '@saccade/plugin:env', 'line-walk', '--description=Walk to the flag.', '--skipInstall', '--no-interactive']);
-  expect(generated).toContain('CREATE packages/envs/line-walk/src/line-walk-env.ts');
-  expect(generated).toContain('UPDATE apps/runner/package.json');
-  install();
+  expect(generatedEnv).toContain('CREATE packages/envs/line-walk/src/line-walk-env.ts');
+  expect(generatedEnv).toContain('UPDATE apps/runner/package.json');
 
   const folder = join(workspace, 'packages', 'envs', 'line-walk');
   run([pnpm, 'run', '--silent', 'build'], folder);
