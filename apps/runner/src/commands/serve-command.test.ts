@@ -39,30 +39,25 @@ test('saccade serve reward scores an answer with the dataset checker', { timeout
   expect(await exited).toBe(0);
 });
 
-test('saccade serve env --workers 2 serves VAGEN batches across two processes behind one address', { timeout: 60_000 }, async () => {
-  const child = spawn(process.execPath, [cli, 'serve', 'env', '--port', '0', '--workers', '2'], { stdio: ['ignore', 'pipe', 'inherit'] });
+// One router over two processes for both protocols (without a key, plugins.test.ts serves VAGEN batches over two workers).
+test('saccade serve env --workers 2 with $SACCADE_API_KEY: VAGEN batches and VAGEN main sessions across both workers behind one address, the key asked of all but /health', { timeout: 60_000 }, async () => {
+  const child = spawn(process.execPath, [cli, 'serve', 'env', '--port', '0', '--workers', '2'], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, SACCADE_API_KEY: 'serve-key' } });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   const first = (await lines.next()).value as string;
   expect(first).toContain('env router over 2 env service processes listening on');
   const url = /listening on (\S+)/.exec(first)?.[1];
-  const post = async (path: string, body: unknown) => (await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json() as Promise<Record<string, Record<string, unknown>>>;
+  expect((await fetch(`${url}/health`)).status).toBe(200);
+  // VAGEN's batch API: environments split over the two processes.
+  const post = async (path: string, body: unknown) =>
+    (await fetch(`${url}${path}?token=serve-key`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json() as Promise<Record<string, Record<string, unknown>>>;
   const ids = ['a', 'b', 'c', 'd'];
+  expect((await fetch(`${url}/environments`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ids2configs: {} }) })).status).toBe(401);
   expect(await post('/environments', { ids2configs: Object.fromEntries(ids.map((id) => [id, { env_name: 'frozenlake', env_config: { render_mode: 'text' } }])) })).toEqual({ success: true });
   const reset = await post('/batch/reset', { ids2seeds: Object.fromEntries(ids.map((id, index) => [id, index])) });
   expect(Object.keys(reset.results!).sort()).toEqual(ids);
-  const workers = (await (await fetch(`${url}/workers`)).json()) as { workers: { active_environments: number }[] };
+  const workers = (await (await fetch(`${url}/workers?token=serve-key`)).json()) as { workers: { active_environments: number }[] };
   expect(workers.workers.map((worker) => worker.active_environments)).toEqual([2, 2]);
-  child.kill('SIGTERM');
-  expect(await exited).toBe(0);
-});
-
-test('saccade serve env --workers 2 with $SACCADE_API_KEY: VAGEN main sessions across both workers, the key asked of all but /health', { timeout: 60_000 }, async () => {
-  const child = spawn(process.execPath, [cli, 'serve', 'env', '--port', '0', '--workers', '2'], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, SACCADE_API_KEY: 'serve-key' } });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
-  const url = /listening on (\S+)/.exec((await lines.next()).value as string)?.[1];
-  expect((await fetch(`${url}/health`)).status).toBe(200);
   // VAGEN's multipart body, written out: one JSON part named data.
   const connect = (query: string) =>
     fetch(`${url}/connect${query}`, {
