@@ -16,7 +16,7 @@ describe('recipes', () => {
 
   test('every shipped recipe is a valid config with a one-line description; flags override it', async () => {
     const recipes = listRecipes();
-    expect(recipes.map((recipe) => recipe.name)).toEqual(['frozenlake', 'visual-search']);
+    expect(recipes.map((recipe) => recipe.name)).toEqual(['frozenlake', 'visual-search-grid', 'visual-search']);
     for (const recipe of recipes) {
       expect(recipe.description.length).toBeGreaterThan(20);
       await expect(loadTrainConfig(undefined, {}, recipe.name)).resolves.toBeDefined();
@@ -24,7 +24,11 @@ describe('recipes', () => {
     const ablation = await loadTrainConfig(undefined, { tools: [], sft: { steps: 7 } }, 'visual-search');
     expect(ablation.tools).toEqual([]);
     expect(ablation.sft).toMatchObject({ steps: 7, maxTokens: 96, batchSize: 32 });
-    expect(ablation.env).toEqual({ id: 'saccade/VisualSearch-v1', options: { difficulty: 0, question: 'shape', targetColour: 'red', targetGrid: 8 }, maxTurns: 4 });
+    expect(ablation.env).toEqual({ id: 'saccade/VisualSearch-v1', options: { level: 'anywhere' }, maxTurns: 4 });
+    // Every SFT example and GRPO prompt is a task of its own: the range holds more than the steps read.
+    expect(ablation.seeds.train.count).toBeGreaterThan(ablation.sft.steps * ablation.sft.batchSize + ablation.grpo.steps * ablation.grpo.promptsPerStep);
+    const grid = await loadTrainConfig(undefined, {}, 'visual-search-grid');
+    expect(grid.env).toEqual({ id: 'saccade/VisualSearch-v1', options: { difficulty: 0, question: 'shape', targetColour: 'red', targetGrid: 8 }, maxTurns: 4 });
   });
 });
 
@@ -33,10 +37,10 @@ describe('budgets', () => {
     const defaults = await loadTrainConfig(undefined, {});
     expect([defaults.sft.steps, defaults.grpo.steps, defaults.ppo.steps]).toEqual([400, 110, 100]);
     expect([defaults.sft.timeLimitSeconds, defaults.grpo.timeLimitSeconds, defaults.ppo.timeLimitSeconds]).toEqual([undefined, undefined, undefined]);
-    const search = await loadTrainConfig(undefined, {}, 'visual-search');
+    const search = await loadTrainConfig(undefined, {}, 'visual-search-grid');
     expect([search.sft.steps, search.grpo.steps, search.sft.timeLimitSeconds, search.grpo.timeLimitSeconds]).toEqual([150, 20, undefined, undefined]);
     // --time-limit and --grpo-time-limit set the guards; a run's config.yaml keeps them for --resume.
-    const guarded = await loadTrainConfig(undefined, { sft: { timeLimitSeconds: 1440 }, grpo: { timeLimitSeconds: 0.5 } }, 'visual-search');
+    const guarded = await loadTrainConfig(undefined, { sft: { timeLimitSeconds: 1440 }, grpo: { timeLimitSeconds: 0.5 } }, 'visual-search-grid');
     expect([guarded.sft.timeLimitSeconds, guarded.grpo.timeLimitSeconds, guarded.sft.steps]).toEqual([1440, 0.5, 150]);
   });
 
@@ -80,10 +84,10 @@ describe('model config', () => {
 
   test("a run's config.yaml in the flat form (runs made before the vision switches were grouped) gives the grouped recipe's model; a bad value names its field", async () => {
     const file = join(scratch, 'flat.yaml');
-    // The visual-search recipe's model section as runs made before the grouping recorded it.
+    // The visual-search-grid recipe's model section as runs made before the grouping recorded it.
     writeFileSync(file, 'model:\n  preset: small\n  seed: 0\n  config: { imageSize: 128, patchSize: 16, gridLayers: 0, gridPointer: true, stemChannels: 16, stemPool: 4, stemPooling: max, imageReadout: pointer }\n');
     const flat = await loadTrainConfig(file, {});
-    const grouped = await loadTrainConfig(undefined, {}, 'visual-search');
+    const grouped = await loadTrainConfig(undefined, {}, 'visual-search-grid');
     const tokenizer = new Tokenizer();
     const resolved = resolveModelConfig(grouped.model, tokenizer);
     expect(resolveModelConfig(flat.model, tokenizer)).toEqual(resolved);

@@ -5,7 +5,7 @@
 // PyTorch peer on the same weights and batch), --preset tiny|small, --config '{"patchSize":16}',
 // --workers N (data-parallel worker threads besides the main one; default: one per spare core).
 // --profile: where the time of real SFT and GRPO steps goes instead (step-profile.mjs; options
-// --runs default,visual-search --sft-steps 3 --grpo-steps 2 --checkpoint RUN=FOLDER --skip-uniform).
+// --runs default,visual-search-grid --sft-steps 3 --grpo-steps 2 --checkpoint RUN=FOLDER --skip-uniform).
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -53,7 +53,7 @@ async function profile() {
   );
   const started = performance.now();
   const result = await profileSteps({
-    runs: argument('runs', 'default,visual-search').split(','),
+    runs: argument('runs', 'default,visual-search-grid').split(','),
     sftSteps: count('sft-steps', '3'),
     grpoSteps: count('grpo-steps', '2'),
     workers,

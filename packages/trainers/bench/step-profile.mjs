@@ -14,7 +14,7 @@ import { trainGrpo, trainSft } from '@saccade/trainers';
 
 /**
  * The two runs profiled. `default`: `saccade train` with no config (apps/runner/src/train-config.ts's
- * defaults, docs/training.md). `visual-search`: apps/runner/recipes/visual-search.yaml (its model
+ * defaults, docs/training.md). `visual-search-grid`: apps/runner/recipes/visual-search-grid.yaml (its model
  * config in the grouped form, its tool settings). Kept in step with those files by hand.
  */
 export const PROFILED_RUNS = {
@@ -31,7 +31,7 @@ export const PROFILED_RUNS = {
     sft: { batchSize: 32, learningRate: 3e-3, warmupSteps: 20, maxTokens: 48 },
     grpo: { promptsPerStep: 16, groupSize: 8, learningRate: 1e-4, temperature: 1, maxTokens: 48, clipLow: 0.2, clipHigh: 0.28, score: 'success' },
   },
-  'visual-search': {
+  'visual-search-grid': {
     envId: 'saccade/VisualSearch-v1',
     envOptions: { difficulty: 0, question: 'shape', targetColour: 'red', targetGrid: 8 },
     maxTurns: 4,

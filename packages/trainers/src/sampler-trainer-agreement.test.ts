@@ -12,11 +12,13 @@ beforeAll(async () => {
   registerRetry();
 });
 
-// The model configs the two shipped recipes train (apps/runner/recipes): the default run's is the
-// small preset; the visual-search recipe's adds the pixel stem, the grid pointer and the readout.
+// The model configs the shipped recipes train (apps/runner/recipes): the default run's is the small
+// preset; the visual-search recipes' add the pixel stem, the grid pointer and a readout ('conv' for
+// targets anywhere, 'pointer' for the grid-centred task).
 const CONFIGS: [string, ModelConfigOverrides][] = [
   ['the default run', {}],
-  ['the visual-search recipe', { imageSize: 128, patchSize: 16, vision: { stem: { channels: 16, pool: 4, pooling: 'max' }, grid: null, pointer: true, readout: 'pointer' } }],
+  ['the visual-search recipe', { imageSize: 128, patchSize: 16, vision: { stem: { channels: 16, pool: 4, pooling: 'max' }, grid: null, pointer: true, readout: 'conv' } }],
+  ['the visual-search-grid recipe', { imageSize: 128, patchSize: 16, vision: { stem: { channels: 16, pool: 4, pooling: 'max' }, grid: null, pointer: true, readout: 'pointer' } }],
 ];
 
 // Untrained, the model writes noise: stopping at any of ten letters ends most responses within the

@@ -58,7 +58,7 @@ describe('saccade train', () => {
     const output = capture();
     expect((await runCli(['train', '--recipe', 'visual-search', '--name', 'looking', ...flags], output)).exitCode).toBe(EXIT_SUCCESS);
     const config = parseYaml(readFileSync(join(scratch, 'looking', 'config.yaml'), 'utf8')) as Record<string, unknown>;
-    expect(config).toMatchObject({ env: { id: 'saccade/VisualSearch-v1', options: { difficulty: 0, question: 'shape', targetColour: 'red' } }, tools: ['search_coordinate'], policyView: 'no-system', model: { preset: 'tiny' } });
+    expect(config).toMatchObject({ env: { id: 'saccade/VisualSearch-v1', options: { level: 'anywhere' } }, tools: ['search_coordinate'], policyView: 'no-system', model: { preset: 'tiny' } });
     const events = readFileSync(join(scratch, 'looking', 'events.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { type: string; step?: number; turn?: number; action?: string; metrics?: Record<string, number> });
     // The oracle's demonstrations (the events before any step): a call at the target on the 8 × 8 frame, then the shape.
     const demonstration = events.filter((event) => event.type === 'turn-end' && event.step === undefined).slice(0, 2);
@@ -82,8 +82,9 @@ describe('saccade train', () => {
     const output = capture();
     await runCli(['train', '--help'], output).catch(() => undefined);
     const help = output.out.join('\n');
-    expect(help).toContain('Recipes (--recipe):\n  frozenlake     FrozenLake 4×4 from images: SFT on the solver');
-    expect(help).toContain('\n  visual-search  Visual search that needs a closer look');
+    expect(help).toContain('Recipes (--recipe):\n  frozenlake          FrozenLake 4×4 from images: SFT on the solver');
+    expect(help).toContain('\n  visual-search       Visual search that needs a closer look');
+    expect(help).toContain('\n  visual-search-grid  Visual search with the target centred in a grid cell');
   });
 
   // The default data-parallel set-up (one worker thread per spare core); the other runs here train on one thread.
