@@ -49,6 +49,12 @@ export const TARGET_RADIUS_RANGE = { min: 4, max: 64 } as const;
  */
 export const RELATION_MIN_SEPARATION = 256;
 
+/**
+ * The least distance (Chebyshev, px) between a searching teacher's decoy and the target: a 364-px
+ * crop around a decoy's cell of the 8 × 8 frame reaches at most 310 px from it, and the target's box 30 px.
+ */
+const DECOY_DISTANCE = 512;
+
 /** Options of the visual-search source: the image's size, what is asked, and the target's colour. */
 export interface VisualSearchOptions extends ProceduralSourceOptions {
   /**
@@ -82,6 +88,13 @@ export interface VisualSearchOptions extends ProceduralSourceOptions {
   targetRadius?: number;
   /** With `question: 'relation'`, the relation asked (default `horizontal`, as V*). */
   relationAxis?: VisualSearchRelationAxis;
+  /**
+   * A teacher that searches: with colour look-alikes, the looking oracle first crops up to this many
+   * of them (0 to 3; per task a number from 0 to it, drawn, and which ones), then the target, so its
+   * demonstrations show a look that missed being followed by another (default 0: straight at the
+   * target). The task itself is unchanged: only `metadata.targetBoxes`, the boxes the oracle crops.
+   */
+  oracleDecoys?: number;
 }
 
 /**
@@ -114,6 +127,7 @@ interface VisualSearchSettings {
   lookalikes: VisualSearchLookalikes;
   targetRadius: number | undefined;
   relationAxis: VisualSearchRelationAxis;
+  oracleDecoys: number;
 }
 
 /** `[x1, y1, x2, y2]` in pixels. */
@@ -190,6 +204,7 @@ function placeDistractors(rng: Rng, { size, question, lookalikes }: VisualSearch
   const parts: string[] = [];
   const boxes: Box[] = [];
   const counts = { colour: 0, shape: 0 };
+  const colourBoxes: Box[] = [];
   for (let attempt = 0; boxes.length < count && attempt < count * 20; attempt++) {
     const kind = kinds[boxes.length % 4];
     // Look-alikes are the target's size, so size does not single it out either.
@@ -205,8 +220,9 @@ function placeDistractors(rng: Rng, { size, question, lookalikes }: VisualSearch
     }
     if (kind !== undefined) counts[kind]++;
     boxes.push([x - r, y - r, x + r, y + r]);
+    if (kind === 'colour') colourBoxes.push([x - r, y - r, x + r, y + r]);
   }
-  return { parts, placed: boxes.length, counts };
+  return { parts, placed: boxes.length, counts, colourBoxes };
 }
 
 /** The second object of a relation question: another shape in another colour, far enough along the axis. */
@@ -230,7 +246,7 @@ export const visualSearchGenerator: GeneratorDefinition<VisualSearchSettings> = 
   dataset: 'Procedural-VisualSearch',
   taskFamily: 'visual-search',
   checker: 'V*Bench',
-  options: ['size', 'question', 'targetColour', 'targetGrid', 'level', 'lookalikes', 'targetRadius', 'relationAxis'],
+  options: ['size', 'question', 'targetColour', 'targetGrid', 'level', 'lookalikes', 'targetRadius', 'relationAxis', 'oracleDecoys'],
   expandOptions(options) {
     const level = options['level'];
     if (level === undefined) return options;
@@ -264,7 +280,11 @@ export const visualSearchGenerator: GeneratorDefinition<VisualSearchSettings> = 
     if (axis !== undefined && (question !== 'relation' || !VISUAL_SEARCH_RELATION_AXES.includes(axis))) {
       throw new InvalidArgumentError({ argument: 'relationAxis', expected: `with question 'relation', ${oneOf(VISUAL_SEARCH_RELATION_AXES)}`, value: axis });
     }
-    return { size, question, targetColour, targetGrid, lookalikes, targetRadius, relationAxis: axis ?? 'horizontal' };
+    const oracleDecoys = (options as VisualSearchOptions).oracleDecoys ?? 0;
+    if (!Number.isInteger(oracleDecoys) || oracleDecoys < 0 || oracleDecoys > 3 || (oracleDecoys > 0 && (question === 'relation' || (lookalikes !== 'colour' && lookalikes !== 'both')))) {
+      throw new InvalidArgumentError({ argument: 'oracleDecoys', expected: "an integer from 0 to 3, above 0 only with lookalikes 'colour' or 'both' and a colour or shape question", value: oracleDecoys });
+    }
+    return { size, question, targetColour, targetGrid, lookalikes, targetRadius, relationAxis: axis ?? 'horizontal', oracleDecoys };
   },
   generate(rng: Rng, settings, difficulty) {
     const { size, question, targetColour, targetGrid, lookalikes } = settings;
@@ -311,6 +331,14 @@ export const visualSearchGenerator: GeneratorDefinition<VisualSearchSettings> = 
           choices,
           metadata: { answer_index: answerIndex, ...metadata, reference: referenceFeatures, targetBoxes: [targetBox, roundBox(box)], relationAxis: axis },
         };
+      }
+      // A searching teacher's path: some of the look-alikes first (drawn apart from the scene's draws),
+      // then the target. Only look-alikes far from the target: a crop on one must not show the target.
+      const far = scene.colourBoxes.filter((box) => Math.max(Math.abs((box[0] + box[2]) / 2 - x), Math.abs((box[1] + box[3]) / 2 - y)) >= DECOY_DISTANCE);
+      if (settings.oracleDecoys > 0 && far.length > 0) {
+        const draws = rng.fork('oracle-decoys');
+        const decoys = draws.shuffle(far).slice(0, draws.int(0, settings.oracleDecoys));
+        if (decoys.length > 0) metadata['targetBoxes'] = [...decoys.map(roundBox), targetBox];
       }
       // With colour look-alikes the colour narrows the search to a few objects; only their shapes tell the target.
       const naming = lookalikes === 'colour' || lookalikes === 'both' ? `Several shapes in this image are ${colour}; exactly one of them is a star, a cross or a ring, and it is small.` : undefined;

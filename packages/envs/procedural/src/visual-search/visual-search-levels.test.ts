@@ -189,6 +189,36 @@ describe('visual search levels', () => {
     expect(small.targetBox).toEqual([small.target.x - 4, small.target.y - 4, small.target.x + 4, small.target.y + 4]);
   });
 
+  it('a searching teacher (oracleDecoys) crops 0 to n far red look-alikes before the target; the task is the same (60 tasks)', () => {
+    const plain = createVisualSearchSource({ level: 'lookalikes' });
+    const searching = createVisualSearchSource({ level: 'lookalikes', oracleDecoys: 2 });
+    const decoyCounts = [0, 0, 0];
+    for (let index = 0; index < 60; index++) {
+      const [task, taught] = [plain.generate(index), searching.generate(index)];
+      const { targetBoxes, ...rest } = taught.metadata as { targetBoxes?: Box[]; targetBox: Box };
+      // The scene, question, answer and every other field are the plain task's.
+      expect({ ...taught, metadata: rest }).toEqual(task);
+      const path = targetBoxes ?? [rest.targetBox];
+      expect(path.at(-1)).toEqual(rest.targetBox);
+      const decoys = path.slice(0, -1);
+      decoyCounts[decoys.length]!++;
+      const red = sceneObjects(taught.svg).filter((object) => object.colour === 'red' && !TARGET_SHAPES.includes(object.shape as never));
+      const centre = (box: readonly number[]) => [(box[0]! + box[2]!) / 2, (box[1]! + box[3]!) / 2];
+      const [tx, ty] = centre(rest.targetBox);
+      for (const decoy of decoys) {
+        // A red look-alike of the scene, at least 512 px from the target along x or y.
+        expect(red.some((object) => object.box.every((value, at) => Math.abs(value - decoy[at]!) < 0.01))).toBe(true);
+        const [dx, dy] = centre(decoy);
+        expect(Math.max(Math.abs(dx! - tx!), Math.abs(dy! - ty!))).toBeGreaterThanOrEqual(512);
+      }
+    }
+    expect(decoyCounts.every((count) => count > 5)).toBe(true);
+    expect(() => createVisualSearchSource({ level: 'anywhere', oracleDecoys: 1 })).toThrow(
+      "Invalid argument oracleDecoys: expected an integer from 0 to 3, above 0 only with lookalikes 'colour' or 'both' and a colour or shape question, received 1.",
+    );
+    expect(() => createVisualSearchSource({ level: 'lookalikes', oracleDecoys: 4 })).toThrow(/oracleDecoys: expected an integer from 0 to 3/);
+  });
+
   it('refuses a level, look-alikes, radius or relation axis it does not know, naming what it expected', () => {
     expect(() => createVisualSearchSource({ level: 'hard' as never })).toThrow('Invalid argument level: expected one of grid, anywhere, lookalikes, two-look, relation, received "hard".');
     expect(() => createVisualSearchSource({ lookalikes: 'size' as never })).toThrow('Invalid argument lookalikes: expected one of none, colour, shape, both, received "size".');
