@@ -15,20 +15,22 @@ function dotImage(column: number, row: number, seed: number): RgbImage {
   return { width: size, height: size, data };
 }
 
-function pointingExamples(model: VisionLanguageModel, count: number, offset: number): (MarkedSequence & { cell: [number, number] })[] {
-  const image = { data: new Uint8Array(), mediaType: 'image/png' as const };
+/** Examples whose answer names the dot's cell in the first image; with `images` 2 a second image follows, its dot elsewhere. */
+function pointingExamples(model: VisionLanguageModel, count: number, offset: number, images: 1 | 2 = 1): (MarkedSequence & { cell: [number, number] })[] {
+  const image = { type: 'image' as const, image: { data: new Uint8Array(), mediaType: 'image/png' as const } };
   return Array.from({ length: count }, (_, index) => {
     const seed = index + offset;
     const cell: [number, number] = [(seed * 3) % 4, Math.floor(seed / 4) % 4];
     const sequence = applyChatTemplate(
       model.tokenizer,
       [
-        { role: 'user', content: [{ type: 'image', image }, { type: 'text', text: 'Where?' }] },
+        { role: 'user', content: [...Array.from({ length: images }, () => image), { type: 'text', text: 'Where?' }] },
         { role: 'assistant', content: `[${cell[0]},${cell[1]}]` },
       ],
       { imageTokens: imageTokenCount(model.config), addGenerationPrompt: false },
     );
-    return { tokens: sequence.tokens, lossMask: sequence.assistantMask, images: [dotImage(cell[0], cell[1], seed)], cell };
+    const second = images === 2 ? [dotImage((cell[0] + 1) % 4, (cell[1] + 2) % 4, seed + 1)] : [];
+    return { tokens: sequence.tokens, lossMask: sequence.assistantMask, images: [dotImage(cell[0], cell[1], seed), ...second], cell };
   });
 }
 
@@ -54,10 +56,18 @@ it('points: digits after a bracket name the cell of a small dot, learned in 40 s
   expect(without).toBeLessThan(withPointer - 0.5);
 });
 
-it.each([undefined, 'pointer', 'max', 'conv'] as const)('decodes the same with and without the KV cache (the cache keeps the last image pointer keys; readout %s)', async (imageReadout) => {
+it.each([
+  [undefined, 'latest', 1],
+  ['pointer', 'latest', 1],
+  ['max', 'latest', 1],
+  ['conv', 'latest', 1],
+  ['conv', 'latest', 2],
+  ['conv', 'first', 1],
+  ['conv', 'first', 2],
+] as const)('decodes the same with and without the KV cache (the cache keeps the pointed-at image pointer keys; readout %s, pointerImage %s, %i image(s) a prompt)', async (imageReadout, pointerImage, images) => {
   const stem = imageReadout === 'conv' ? { stem: { channels: 4, pool: 4, pooling: 'max' as const } } : {};
-  const model = VisionLanguageModel.create({ preset: 'tiny', seed: 3, config: { vision: { ...stem, pointer: true, readout: imageReadout ?? null } } });
-  const examples = pointingExamples(model, 6, 50);
+  const model = VisionLanguageModel.create({ preset: 'tiny', seed: 3, config: { vision: { ...stem, pointer: true, pointerImage, readout: imageReadout ?? null } } });
+  const examples = pointingExamples(model, 6, 50, images);
   // Prompts of different lengths (left padding) and one without an image (no pointer there).
   const prompts = examples.map((example, index) => {
     const end = example.tokens.lastIndexOf(model.tokenizer.assistantId) + 1;

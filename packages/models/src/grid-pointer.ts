@@ -11,7 +11,9 @@ import type { WeightLookup } from './transformer-layers';
  * take. So `[c,r]` after a call's `[` names the cell the model looks at, learned as directly as a
  * classifier over the image's cells, where a digit read out of ordinary attention has to learn
  * *where* and *which digit says where* at once (a saddle a small model does not leave in a run's
- * budget: docs/models.md).
+ * budget: docs/models.md). With config.vision.pointerImage 'first' the pointer looks at the
+ * sequence's first image instead (a point-crop tool's frame: its coordinates stay in the original
+ * image's) while the readout keeps reading the latest (the crop).
  */
 
 /** Side of the image-token grid the pointer names cells of. */
@@ -34,19 +36,27 @@ export interface PointerInputs {
   keyColumn: tf.Tensor3D;
   /** [batch, length, G]: one-hot of an image token's row. */
   keyRow: tf.Tensor3D;
+  /**
+   * [batch, length, images]: one-hot of the image the pointer looks at from each position (zeros
+   * before any is complete): queryImage itself with pointerImage 'latest', else the first image.
+   */
+  pointerImage: tf.Tensor3D;
   /** [batch·length, 1]: 1 where some image is complete before the position. */
   hasImage: tf.Tensor2D;
   /** [batch·G²]: flat row·length+column index of each row's last image's tokens (0 where a row has none). */
   lastImageTokens: tf.Tensor1D;
+  /** [batch·G²]: like lastImageTokens, of each row's pointed-at image (lastImageTokens itself with pointerImage 'latest'). */
+  pointerImageTokens: tf.Tensor1D;
   /** [batch]: 1 where the row has an image. */
   rowHasImage: tf.Tensor1D;
   /** [batch·images·G²]: flat row·length+column index of every image's tokens (0 for a row's missing images). */
   imageTokens: tf.Tensor1D;
 }
 
-/** Disposes every tensor of the pointer inputs. */
+/** Disposes every tensor of the pointer inputs (once each: with pointerImage 'latest' two fields are the same tensors). */
 export function disposePointerInputs(inputs: PointerInputs): void {
-  tf.dispose([inputs.queryImage, inputs.keyImage, inputs.keyColumn, inputs.keyRow, inputs.hasImage, inputs.lastImageTokens, inputs.rowHasImage, inputs.imageTokens]);
+  const own = [inputs.queryImage, inputs.keyImage, inputs.keyColumn, inputs.keyRow, inputs.hasImage, inputs.lastImageTokens, inputs.rowHasImage, inputs.imageTokens];
+  tf.dispose([...own, ...[inputs.pointerImage, inputs.pointerImageTokens].filter((tensor) => !own.includes(tensor))]);
 }
 
 /**
@@ -80,6 +90,7 @@ export function buildPointerInputs(config: ModelConfig, tokens: Int32Array, batc
   const lastImageTokens = new Int32Array(batch * perImage);
   const rowHasImage = new Float32Array(batch);
   const imageTokens = new Int32Array(batch * maxImages * perImage);
+  const firstComplete = new Int32Array(batch).fill(-1);
   for (let row = 0; row < batch; row++) {
     let latest = -1;
     for (let column = 0; column < length; column++) {
@@ -93,6 +104,7 @@ export function buildPointerInputs(config: ModelConfig, tokens: Int32Array, batc
         keyRow[at * side + Math.floor(index / side)] = 1;
         // An image counts for queries from its last token on: every key it has is then in the past.
         if (index === perImage - 1) latest = image;
+        if (index === perImage - 1 && image === 0) firstComplete[row] = column;
       }
       if (latest >= 0) {
         queryImage[at * maxImages + latest] = 1;
@@ -105,7 +117,7 @@ export function buildPointerInputs(config: ModelConfig, tokens: Int32Array, batc
       for (let index = 0; index < perImage; index++) lastImageTokens[row * perImage + index] = row * length + start + index;
     }
   }
-  return {
+  const tensors = {
     queryImage: tf.tensor3d(queryImage, [batch, length, maxImages]),
     keyImage: tf.tensor3d(keyImage, [batch, length, maxImages]),
     keyColumn: tf.tensor3d(keyColumn, [batch, length, side]),
@@ -115,9 +127,19 @@ export function buildPointerInputs(config: ModelConfig, tokens: Int32Array, batc
     rowHasImage: tf.tensor1d(rowHasImage),
     imageTokens: tf.tensor1d(imageTokens, 'int32'),
   };
+  if (config.vision.pointerImage === 'latest') return { ...tensors, pointerImage: tensors.queryImage, pointerImageTokens: tensors.lastImageTokens };
+  // The first image counts from its last token on, as the latest does: every key it has is then in the past.
+  const pointerImage = new Float32Array(batch * length * maxImages);
+  const firstImageTokens = new Int32Array(batch * perImage);
+  for (let row = 0; row < batch; row++) {
+    firstImageTokens.set(imageTokens.subarray(row * maxImages * perImage, (row * maxImages + 1) * perImage), row * perImage);
+    const complete = firstComplete[row] ?? -1;
+    if (complete >= 0) for (let column = complete; column < length; column++) pointerImage[(row * length + column) * maxImages] = 1;
+  }
+  return { ...tensors, pointerImage: tf.tensor3d(pointerImage, [batch, length, maxImages]), pointerImageTokens: tf.tensor1d(firstImageTokens, 'int32') };
 }
 
-/** The keys a generation step points with: each row's last image's G² pointer keys. */
+/** The keys a generation step points with: each row's pointed-at image's G² pointer keys (config.vision.pointerImage). */
 // A type, not an interface: tf.tidy returns it inside a TensorContainer.
 export type PointerCache = {
   /** [rows, G², pointerDimension]. */
@@ -185,8 +207,8 @@ export function pointerTerms(config: ModelConfig, normed: tf.Tensor2D, states: P
   const query = tf.reshape(tf.matMul(normed, weight('pointer.query.weight')), [batch, length, h]);
   const key = tf.reshape(tf.matMul(keyStates, weight('pointer.key.weight')), [batch, length, h]);
   const scores = tf.div(tf.matMul(query, key, false, true), Math.sqrt(h));
-  const mask = tf.matMul(inputs.queryImage, inputs.keyImage, false, true);
-  // exp(s − max) over the latest image's keys; the max cancels in the marginals below.
+  const mask = tf.matMul(inputs.pointerImage, inputs.keyImage, false, true);
+  // exp(s − max) over the pointed-at image's keys; the max cancels in the marginals below.
   const masked = tf.add(scores, tf.mul(tf.sub(mask, 1), 1e9));
   const weights = tf.mul(tf.exp(tf.sub(masked, tf.max(masked, -1, true))), mask);
   const total = tf.add(tf.sum(weights, -1, true), tf.sub(1, tf.reshape(inputs.hasImage, [batch, length, 1])));
@@ -194,16 +216,18 @@ export function pointerTerms(config: ModelConfig, normed: tf.Tensor2D, states: P
   const row = tf.reshape(tf.div(tf.matMul(weights, inputs.keyRow), total), [batch * length, side]) as tf.Tensor2D;
   const digits = placeOnDigits(config, normed, weight, centredLog(column), centredLog(row), inputs.hasImage, digitIds);
   if (!config.vision.readout || !states.values) return { digits };
+  // 'max' and 'conv' read the latest image (queryImage), whichever image the pointer looks at.
   if (config.vision.readout !== 'pointer') return { digits, readout: maxReadoutTerms(config, weight, states.values, inputs, batch, length) };
+  // 'pointer' reads where the pointer looks: validateModelConfig allows it with pointerImage 'latest' only.
   const values = tf.reshape(states.values, [batch, length, config.modelDimension]);
   const attended = tf.reshape(tf.div(tf.matMul(weights, values), total), [batch * length, config.modelDimension]) as tf.Tensor2D;
   return { digits, readout: readoutOf(weight, attended, inputs.hasImage) };
 }
 
-/** Each row's last image's pointer keys (and readout values), from a prefill's states ([batch·length, d]). */
+/** Each row's pointed-at image's pointer keys and last image's readout values, from a prefill's states ([batch·length, d]). */
 export function pointerCacheOf(config: ModelConfig, states: PointerStates, weight: WeightLookup, inputs: PointerInputs, batch: number): PointerCache {
   const tokens = pointerGridSide(config) ** 2;
-  const keys = tf.matMul(tf.gather(states.keys, inputs.lastImageTokens), weight('pointer.key.weight'));
+  const keys = tf.matMul(tf.gather(states.keys, inputs.pointerImageTokens), weight('pointer.key.weight'));
   const cache: PointerCache = { keys: tf.reshape(keys, [batch, tokens, pointerDimension(config)]) as tf.Tensor3D, valid: tf.clone(inputs.rowHasImage) };
   if (!config.vision.readout || !states.values) return cache;
   if (config.vision.readout !== 'pointer') return { ...cache, values: maxReadoutCache(config, weight, states.values, inputs, batch) };

@@ -20,6 +20,7 @@ export type {
   ModelConfigOverrides,
   ModelPresetName,
   PixelStemConfig,
+  PointerImage,
   StemPooling,
   VisionConfig,
 } from './model-config';

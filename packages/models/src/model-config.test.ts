@@ -14,7 +14,7 @@ const tiny: ModelConfig = { ...MODEL_PRESETS.tiny, vocabularySize: 128 };
 const recipe: ModelConfig = {
   ...tiny,
   imageSize: 128,
-  vision: { stem: { channels: 16, pool: 4, pooling: 'max' }, grid: null, spatialMerge: 1, pointer: true, readout: 'pointer' },
+  vision: { stem: { channels: 16, pool: 4, pooling: 'max' }, grid: null, spatialMerge: 1, pointer: true, pointerImage: 'latest', readout: 'pointer' },
 };
 
 /** Each weight's bytes by name, as a digest: bit-for-bit equality in milliseconds, where toEqual over the small preset's 1.5 M floats takes seconds. */
@@ -35,7 +35,7 @@ function thrown(call: () => unknown): unknown {
 describe('validateModelConfig', () => {
   it('accepts the presets', () => {
     expect(validateModelConfig(small)).toBe(small);
-    expect(validateModelConfig(tiny).vision).toEqual({ stem: null, grid: null, spatialMerge: 1, pointer: false, readout: null });
+    expect(validateModelConfig(tiny).vision).toEqual({ stem: null, grid: null, spatialMerge: 1, pointer: false, pointerImage: 'latest', readout: null });
     expect(small.vision.grid).toEqual({ layers: 8, cellPatches: 2 });
   });
 
@@ -80,13 +80,13 @@ describe('readModelConfig', () => {
       mlpRatio: 2,
       maxSequenceLength: 256,
       layerNormEpsilon: 0.00001,
-      vision: { stem: { channels: 4, pool: 4, pooling: 'max' }, grid: null, spatialMerge: 1, pointer: true, readout: 'pointer' },
+      vision: { stem: { channels: 4, pool: 4, pooling: 'max' }, grid: null, spatialMerge: 1, pointer: true, pointerImage: 'latest', readout: 'pointer' },
     });
     // The small preset as a flat checkpoint held it: grid layers on, everything else absent.
     const flatSmall = { imageSize: 64, patchSize: 8, mergeSize: 1, gridLayers: 8, gridMerge: 2, maxSequenceLength: 512, layerNormEpsilon: 1e-5, modelDimension: 128, headCount: 4, encoderLayers: 1, decoderLayers: 2, mlpRatio: 4, vocabularySize: 128 };
     expect(readModelConfig(flatSmall)).toEqual(small);
     // gridLayers 0 and stemChannels 0 are the modules off, whatever gridMerge and stemPool say.
-    expect(readModelConfig({ ...flatSmall, gridLayers: 0, gridMerge: 4, stemChannels: 0, stemPool: 2 }).vision).toEqual({ stem: null, grid: null, spatialMerge: 1, pointer: false, readout: null });
+    expect(readModelConfig({ ...flatSmall, gridLayers: 0, gridMerge: 4, stemChannels: 0, stemPool: 2 }).vision).toEqual({ stem: null, grid: null, spatialMerge: 1, pointer: false, pointerImage: 'latest', readout: null });
   });
 
   it('reads the grouped form as it is, and a JSON round trip of a config reads back equal', () => {
@@ -115,7 +115,7 @@ describe('readModelConfig', () => {
 describe('applyModelConfigOverrides', () => {
   it('merges grouped overrides switch by switch: a stem or grid object into the base one, null turns it off', () => {
     expect(applyModelConfigOverrides(recipe, { vision: { stem: { pool: 8 } } }).vision.stem).toEqual({ channels: 16, pool: 8, pooling: 'max' });
-    expect(applyModelConfigOverrides(recipe, { vision: { readout: null, stem: null } }).vision).toEqual({ stem: null, grid: null, spatialMerge: 1, pointer: true, readout: null });
+    expect(applyModelConfigOverrides(recipe, { vision: { readout: null, stem: null } }).vision).toEqual({ stem: null, grid: null, spatialMerge: 1, pointer: true, pointerImage: 'latest', readout: null });
     expect(applyModelConfigOverrides(tiny, { imageSize: 32, vision: { stem: { channels: 4 }, grid: { layers: 2 } } })).toEqual({
       ...tiny,
       imageSize: 32,

@@ -10,6 +10,9 @@ export type StemPooling = 'mean' | 'max';
  */
 export type ImageReadout = 'pointer' | 'max' | 'conv';
 
+/** Which image the grid pointer names cells of: the latest complete one, or the sequence's first. */
+export type PointerImage = 'latest' | 'first';
+
 /**
  * A per-pixel layer (a 1 × 1 convolution with ReLU) the patch projection reads instead of the raw
  * pixels. A linear map of raw pixels can only sum colours over the patch, so a small red dot and an
@@ -60,6 +63,15 @@ export interface VisionConfig {
    * tokens, so a call's `[c,r]` names the cell the model looks at. false: plain digits.
    */
   pointer: boolean;
+  /**
+   * Which image the pointer's digits name cells of: 'latest' (the latest complete image) or 'first'
+   * (the sequence's first image, once it is complete). A point-crop tool's coordinates are in the
+   * original image's frame, the episode's first image: after a first crop the latest image is the
+   * crop, and a second call pointing into it would name cells of the wrong frame. With a history
+   * window that drops the first image, the oldest image kept in the prompt is the one pointed at.
+   * The readout reads the latest image either way, so 'first' needs a readout other than 'pointer'.
+   */
+  pointerImage: PointerImage;
   /**
    * With the pointer: a summary of the latest image goes through a small MLP and is added to the
    * state the LM head reads (image-readout.ts), so an answer reads what a crop shows. 'pointer':
@@ -113,13 +125,15 @@ export interface ModelConfigOverrides extends Partial<Omit<ModelConfig, 'vocabul
     grid?: Partial<GridLayersConfig> | null;
     spatialMerge?: number;
     pointer?: boolean;
+    pointerImage?: PointerImage;
     readout?: ImageReadout | null;
   };
 }
 
 /**
  * The flat form configs had before the vision switches were grouped: what checkpoints written
- * before hold in config.json. readModelConfig reads it; nothing writes it.
+ * before hold in config.json. readModelConfig reads it; nothing writes it. It has no pointerImage:
+ * the pointer pointed at the latest image then.
  */
 export interface FlatModelConfig extends Omit<ModelConfig, 'vision'> {
   mergeSize: number;
@@ -132,11 +146,14 @@ export interface FlatModelConfig extends Omit<ModelConfig, 'vision'> {
   imageReadout?: ImageReadout;
 }
 
+/** A grouped config as stored: one written before pointerImage existed has none. */
+export type StoredModelConfig = Omit<ModelConfig, 'vision'> & { vision: Omit<VisionConfig, 'pointerImage'> & { pointerImage?: PointerImage } };
+
 /** A named model size in MODEL_PRESETS: 'tiny' for tests, 'small' for the default run. */
 export type ModelPresetName = 'tiny' | 'small';
 
 /** Every vision switch off: raw pixels, no grid layers, one token per patch, plain digits. */
-const PLAIN_VISION: VisionConfig = { stem: null, grid: null, spatialMerge: 1, pointer: false, readout: null };
+const PLAIN_VISION: VisionConfig = { stem: null, grid: null, spatialMerge: 1, pointer: false, pointerImage: 'latest', readout: null };
 
 /**
  * `tiny` is for tests (seconds to train). `small` is the default run's policy: 8 px patches, four
@@ -208,6 +225,7 @@ const nonNegativeInteger = z.number({ error: NON_NEGATIVE }).int({ error: NON_NE
 const positiveNumber = z.number({ error: 'a positive number' }).positive({ error: 'a positive number' });
 const stemPooling = z.enum(['mean', 'max'], { error: "'mean' or 'max'" });
 const imageReadout = z.enum(['pointer', 'max', 'conv'], { error: "'pointer', 'max' or 'conv'" });
+const pointerImage = z.enum(['latest', 'first'], { error: "'latest' or 'first'" });
 const trueOrFalse = z.boolean({ error: 'true or false' });
 
 const sizes = {
@@ -230,6 +248,8 @@ const visionSchema = z.strictObject({
   grid: gridSchema.nullable(),
   spatialMerge: positiveInteger,
   pointer: trueOrFalse,
+  // Configs (and checkpoints) written before the field pointed at the latest image.
+  pointerImage: pointerImage.optional(),
   readout: imageReadout.nullable(),
 });
 const groupedSchema = z.strictObject({ ...sizes, vision: visionSchema });
@@ -252,6 +272,7 @@ const overridesSchema = z.strictObject({
       grid: gridSchema.partial().nullable().optional(),
       spatialMerge: positiveInteger.optional(),
       pointer: trueOrFalse.optional(),
+      pointerImage: pointerImage.optional(),
       readout: imageReadout.nullable().optional(),
     })
     .optional(),
@@ -313,6 +334,7 @@ function describe(value: unknown): string {
  * The grouped config of a flat one: mergeSize → vision.spatialMerge; gridLayers (0: none) and
  * gridMerge → vision.grid; stemChannels (absent or 0: none), stemPool (default 1) and stemPooling
  * (default 'mean') → vision.stem; gridPointer (default false) → vision.pointer; imageReadout → vision.readout.
+ * The flat form has no pointerImage: its pointer pointed at the latest image.
  */
 function groupFlat(flat: z.infer<typeof flatSchema>): ModelConfig {
   const { mergeSize, gridLayers, gridMerge, stemChannels, stemPool, stemPooling, gridPointer, imageReadout, ...sizes } = flat;
@@ -324,6 +346,7 @@ function groupFlat(flat: z.infer<typeof flatSchema>): ModelConfig {
       grid: gridLayers > 0 ? { layers: gridLayers, cellPatches: gridMerge } : null,
       spatialMerge: mergeSize,
       pointer: gridPointer ?? false,
+      pointerImage: 'latest',
       readout: imageReadout ?? null,
     },
   });
@@ -331,11 +354,12 @@ function groupFlat(flat: z.infer<typeof flatSchema>): ModelConfig {
 
 /**
  * A config with its fields in one order (sizes, then the vision switches in the image's order), so
- * that configs reached by different routes read and serialise alike.
+ * that configs reached by different routes read and serialise alike. A vision without pointerImage
+ * (a config written before it existed) gets 'latest', what the pointer did then.
  */
-export function orderModelConfig(config: ModelConfig): ModelConfig {
+export function orderModelConfig(config: ModelConfig | StoredModelConfig): ModelConfig {
   const { vocabularySize, imageSize, patchSize, modelDimension, headCount, encoderLayers, decoderLayers, mlpRatio, maxSequenceLength, layerNormEpsilon, vision } = config;
-  const { stem, grid, spatialMerge, pointer, readout } = vision;
+  const { stem, grid, spatialMerge, pointer, pointerImage, readout } = vision;
   return {
     vocabularySize,
     imageSize,
@@ -352,6 +376,7 @@ export function orderModelConfig(config: ModelConfig): ModelConfig {
       grid: grid && { layers: grid.layers, cellPatches: grid.cellPatches },
       spatialMerge,
       pointer,
+      pointerImage: pointerImage ?? 'latest',
       readout,
     },
   };
@@ -423,7 +448,7 @@ export function validateModelConfig(config: ModelConfig): ModelConfig {
     fail('encoderLayers', config.encoderLayers, `ModelConfig.encoderLayers must be a non-negative integer; got ${config.encoderLayers}.`);
   }
   if (!isRecord(config.vision)) fail('vision', config.vision, `ModelConfig.vision must be an object of the vision switches; got ${describe(config.vision)}.`);
-  const { stem, grid, spatialMerge, pointer, readout } = config.vision;
+  const { stem, grid, spatialMerge, pointer, pointerImage, readout } = config.vision;
   if (!Number.isInteger(spatialMerge) || spatialMerge <= 0) fail('vision.spatialMerge', spatialMerge, `ModelConfig.vision.spatialMerge must be a positive integer; got ${String(spatialMerge)}.`);
   if (stem) {
     if (!Number.isInteger(stem.channels) || stem.channels <= 0) fail('vision.stem.channels', stem.channels, `ModelConfig.vision.stem.channels must be a positive integer; got ${String(stem.channels)}.`);
@@ -438,6 +463,19 @@ export function validateModelConfig(config: ModelConfig): ModelConfig {
   }
   if (readout && !pointer) {
     fail('vision.readout', readout, "ModelConfig.vision.readout reads the latest image through the grid pointer's masks: it needs vision.pointer: true.");
+  }
+  if (pointerImage !== 'latest' && pointerImage !== 'first') {
+    fail('vision.pointerImage', pointerImage, `ModelConfig.vision.pointerImage must be 'latest' or 'first'; got ${String(pointerImage)}.`);
+  }
+  if (pointerImage === 'first' && !pointer) {
+    fail('vision.pointerImage', pointerImage, "ModelConfig.vision.pointerImage 'first' says which image the grid pointer names cells of: it needs vision.pointer: true.");
+  }
+  if (pointerImage === 'first' && readout === 'pointer') {
+    fail(
+      'vision.pointerImage',
+      pointerImage,
+      "ModelConfig.vision.pointerImage 'first' needs a readout other than 'pointer': the 'pointer' readout reads the tokens the pointer looks at, which would be the first image, not the latest (a crop); use readout 'max', 'conv' or null.",
+    );
   }
   if (readout === 'conv' && (!stem || spatialMerge !== 1)) {
     fail('vision.readout', readout, `ModelConfig.vision.readout 'conv' convolves the pixel stem's blocks of each patch: it needs vision.stem and vision.spatialMerge 1; got stem ${stem ? 'set' : 'null'}, spatialMerge ${String(spatialMerge)}.`);
