@@ -6,25 +6,26 @@ describe('plannedPhases', () => {
   const config = trainConfigSchema.parse({});
 
   test('the default run: SFT then GRPO, budgeted in steps, without time guards', () => {
-    expect(plannedPhases(config)).toEqual({ phases: [{ steps: 400 }, { steps: 110 }], firstPhaseStart: 0 });
+    // Each with what a step trains on (SFT's batch of 32; GRPO's 16 prompts × 8), for the ETA of the phase ahead.
+    expect(plannedPhases(config)).toEqual({ phases: [{ steps: 400, episodesPerStep: 32, plays: false }, { steps: 110, episodesPerStep: 128, plays: true }], firstPhaseStart: 0 });
   });
 
   test('a guard the config sets goes with its phase', () => {
     const guarded = trainConfigSchema.parse({ sft: { timeLimitSeconds: 600 }, grpo: { steps: 30, timeLimitSeconds: 900 } });
     expect(plannedPhases(guarded).phases).toEqual([
-      { steps: 400, timeLimitSeconds: 600 },
-      { steps: 30, timeLimitSeconds: 900 },
+      { steps: 400, timeLimitSeconds: 600, episodesPerStep: 32, plays: false },
+      { steps: 30, timeLimitSeconds: 900, episodesPerStep: 128, plays: true },
     ]);
   });
 
   test('PPO instead of GRPO; a phase of 0 steps left out', () => {
     const ppo = trainConfigSchema.parse({ algorithm: 'ppo', sft: { steps: 0 }, ppo: { timeLimitSeconds: 330 } });
-    expect(plannedPhases(ppo)).toEqual({ phases: [{ steps: 100, timeLimitSeconds: 330 }], firstPhaseStart: 0 });
+    expect(plannedPhases(ppo)).toEqual({ phases: [{ steps: 100, timeLimitSeconds: 330, episodesPerStep: 64, plays: true }], firstPhaseStart: 0 });
   });
 
   test('resumed: within SFT both phases remain; within GRPO only GRPO, from where it started', () => {
     expect(plannedPhases(config, { phase: 'sft', complete: false, phaseStart: 0 }).phases).toHaveLength(2);
-    expect(plannedPhases(config, { phase: 'grpo', complete: false, phaseStart: 372 })).toEqual({ phases: [{ steps: 110 }], firstPhaseStart: 372 });
+    expect(plannedPhases(config, { phase: 'grpo', complete: false, phaseStart: 372 })).toEqual({ phases: [{ steps: 110, episodesPerStep: 128, plays: true }], firstPhaseStart: 372 });
     expect(plannedPhases(config, { phase: 'grpo', complete: true, phaseStart: 372 })).toEqual({ phases: [], firstPhaseStart: 0 });
   });
 });

@@ -9,7 +9,7 @@ import { randomAgentFor } from './eval/eval-agent';
 import type { LoadedCheckpoint } from '@saccade/models';
 import type { RunFolder } from '@saccade/runs';
 import type { TrainConfig } from './train-config';
-import type { PhasePlan } from '@saccade/tui/eta';
+import { episodesPerStep, type PhasePlan } from '@saccade/tui/eta';
 
 export type Evaluation = PolicyEvaluation & { step: number; seconds: number; phase: 'sft' | 'grpo' | 'ppo' };
 
@@ -80,11 +80,18 @@ export interface TrainRunSetup {
 export function plannedPhases(config: TrainConfig, resumeFrom?: { phase: 'sft' | 'grpo' | 'ppo'; complete: boolean; phaseStart: number }): { phases: PhasePlan[]; firstPhaseStart: number } {
   const phases: PhasePlan[] = [];
   const sftPending = config.sft.steps > 0 && (!resumeFrom || (resumeFrom.phase === 'sft' && !resumeFrom.complete));
-  const plan = ({ steps, timeLimitSeconds }: { steps: number; timeLimitSeconds?: number | undefined }): PhasePlan => (timeLimitSeconds === undefined ? { steps } : { steps, timeLimitSeconds });
-  if (sftPending) phases.push(plan(config.sft));
+  const plan = (name: string, section: { steps: number; timeLimitSeconds?: number | undefined }): PhasePlan => {
+    const episodes = episodesPerStep(name, section as unknown as Record<string, unknown>);
+    return {
+      steps: section.steps,
+      ...(section.timeLimitSeconds === undefined ? {} : { timeLimitSeconds: section.timeLimitSeconds }),
+      ...(episodes === undefined ? {} : { episodesPerStep: episodes, plays: name !== 'sft' }),
+    };
+  };
+  if (sftPending) phases.push(plan('sft', config.sft));
   const second = secondPhase(config);
   const inPhase2 = resumeFrom?.phase === config.algorithm && !resumeFrom.complete;
-  if (second && second.steps > 0 && (inPhase2 || !resumeFrom || resumeFrom.phase === 'sft')) phases.push(plan(second));
+  if (second && second.steps > 0 && (inPhase2 || !resumeFrom || resumeFrom.phase === 'sft')) phases.push(plan(config.algorithm, second));
   return { phases, firstPhaseStart: !sftPending && inPhase2 ? resumeFrom.phaseStart : 0 };
 }
 

@@ -8,7 +8,7 @@ const defaultRun = [
 
 describe('remainingSeconds', () => {
   test('the current phase at its rate, then the later phases by their time limits', () => {
-    // SFT at 0.55 s a step, 300 steps left (165 s, inside its 480 s), then GRPO's 330 s.
+    // SFT at 0.55 s a step, 300 steps left (165 s, inside its 480 s), then GRPO's 330 s (its 200 steps at SFT's rate would take longer).
     expect(remainingSeconds(defaultRun, { index: 0, startStep: 0, step: 100, seconds: 60, secondsPerStep: 0.55 })).toBeCloseTo(495, 9);
   });
 
@@ -17,6 +17,23 @@ describe('remainingSeconds', () => {
     expect(remainingSeconds(defaultRun, { index: 1, startStep: 400, step: 450, seconds: 100, secondsPerStep: 2.5 })).toBe(230);
     // It started after an SFT that stopped early at step 350: its steps count from there.
     expect(remainingSeconds([{ steps: 200 }], { index: 0, startStep: 350, step: 500, seconds: 100, secondsPerStep: 2 })).toBe(100);
+  });
+
+  test("a later phase's steps cost what their episodes do: more of them, and played, until the phase has its own rate", () => {
+    // The visual-search recipe: SFT 120 steps of 32 examples at 5 s, then GRPO 20 steps of 8 × 8 played episodes.
+    const recipe = phasesFromConfig({ sft: { steps: 120, batchSize: 32 }, grpo: { steps: 20, promptsPerStep: 8, groupSize: 8 } })!;
+    expect(recipe).toEqual([
+      { steps: 120, episodesPerStep: 32, plays: false },
+      { steps: 20, episodesPerStep: 64, plays: true },
+    ]);
+    // 80 SFT steps left at 5 s, then 20 GRPO steps at 5 × 2 × 2.5 = 25 s (measured: 26 s under the same load).
+    expect(remainingSeconds(recipe, { index: 0, startStep: 0, step: 40, seconds: 200, secondsPerStep: 5 })).toBe(400 + 500);
+    // A time guard still bounds it; PPO counts its episodes per step.
+    expect(remainingSeconds([recipe[0]!, { ...recipe[1]!, timeLimitSeconds: 300 }], { index: 0, startStep: 0, step: 40, seconds: 200, secondsPerStep: 5 })).toBe(700);
+    expect(phasesFromConfig({ algorithm: 'ppo', sft: { steps: 10, batchSize: 16 }, ppo: { steps: 5, episodesPerStep: 64 } })).toEqual([
+      { steps: 10, episodesPerStep: 16, plays: false },
+      { steps: 5, episodesPerStep: 64, plays: true },
+    ]);
   });
 
   test('a later phase without a time limit takes its steps at the current rate; no rate, no ETA', () => {

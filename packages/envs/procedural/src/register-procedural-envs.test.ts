@@ -31,7 +31,7 @@ describe('registerProceduralEnvs', () => {
   it('registers each generator as a task source: the same tasks by id', async () => {
     registerProceduralEnvs();
     expect(listTaskSources()).toEqual(expect.arrayContaining(['saccade/charts', 'saccade/counting', 'saccade/geometry', 'saccade/gui-grounding', 'saccade/visual-search']));
-    expect(getTaskSourceSpec('saccade/visual-search')?.options).toEqual(['split', 'difficulty', 'size', 'question', 'targetColour', 'targetGrid', 'level', 'lookalikes', 'targetRadius', 'relationAxis']);
+    expect(getTaskSourceSpec('saccade/visual-search')?.options).toEqual(['split', 'difficulty', 'size', 'question', 'targetColour', 'targetGrid', 'level', 'lookalikes', 'targetRadius', 'relationAxis', 'oracleDecoys']);
     const source = makeTaskSource('saccade/visual-search', { split: 'test', difficulty: 0.2 });
     expect(source.description).toBe('procedural visual-search (test split, difficulty 0.2)');
     const generator = PROCEDURAL_VQA_ENVS.find((entry) => entry.generator.name === 'visual-search')!.generator;
