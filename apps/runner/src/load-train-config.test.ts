@@ -83,7 +83,7 @@ describe('model config', () => {
     // The look-alikes search on top of the visual-search recipe: its env options and model switch merge into the recipe's.
     const search = await loadTrainConfig(fileURLToPath(new URL('../examples/visual-search-lookalikes.yaml', import.meta.url)), {}, 'visual-search');
     expect(search.env).toEqual({ id: 'saccade/VisualSearch-v1', options: { level: 'lookalikes', oracleDecoys: 2 }, maxTurns: 4 });
-    expect(resolveModelConfig(search.model, tokenizer)).toMatchObject({ imageSize: 128, vision: { stem: { channels: 16, pool: 4, pooling: 'max' }, pointer: true, readout: 'conv', pointerImage: 'first' } });
+    expect(resolveModelConfig(search.model, tokenizer)).toMatchObject({ imageSize: 128, maxSequenceLength: 1024, vision: { stem: { channels: 16, pool: 4, pooling: 'max' }, pointer: true, readout: 'conv', pointerImage: 'first' } });
   });
 
   test("a run's config.yaml in the flat form (runs made before the vision switches were grouped) gives the grouped recipe's model; a bad value names its field", async () => {

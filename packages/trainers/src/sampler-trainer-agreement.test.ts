@@ -18,6 +18,7 @@ beforeAll(async () => {
 const CONFIGS: [string, ModelConfigOverrides][] = [
   ['the default run', {}],
   ['the visual-search recipe', { imageSize: 128, patchSize: 16, vision: { stem: { channels: 16, pool: 4, pooling: 'max' }, grid: null, pointer: true, readout: 'conv' } }],
+  ['the look-alikes search (pointerImage first)', { imageSize: 128, patchSize: 16, vision: { stem: { channels: 16, pool: 4, pooling: 'max' }, grid: null, pointer: true, readout: 'conv', pointerImage: 'first' } }],
   ['the visual-search-grid recipe', { imageSize: 128, patchSize: 16, vision: { stem: { channels: 16, pool: 4, pooling: 'max' }, grid: null, pointer: true, readout: 'pointer' } }],
 ];
 
