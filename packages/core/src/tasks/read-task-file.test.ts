@@ -119,6 +119,20 @@ describe('TaskFileSource', () => {
     await source.close();
   });
 
+  it('ends lines where the streaming read does: a lone \\r as well as \\n and \\r\\n', async () => {
+    const folder = makeTaskFolder();
+    const file = join(folder, 'mixed.jsonl');
+    const [a, b, c] = [SAMPLE_TASKS[0], SAMPLE_TASKS[1], SAMPLE_TASKS[2]].map((task) => JSON.stringify(task));
+    writeFileSync(file, `${a}\r${b}\r\n\r${c}\n`);
+    const source = new TaskFileSource(file);
+    expect(await source.size()).toBe(3);
+    const streamed = await collect(source);
+    expect(streamed.map((task) => task.id)).toEqual(['chart-1', 'ai2d-1', 'figure-1']);
+    for (let index = 0; index < 3; index++) expect(await source.get(index)).toEqual(streamed[index]);
+    expect(streamed.map((task) => task.location?.line)).toEqual([1, 2, 4]);
+    await source.close();
+  });
+
   it('reports a broken line only when it is read, and an empty file at once', async () => {
     const folder = makeTaskFolder();
     const source = new TaskFileSource(writeJsonLines(folder, [SAMPLE_TASKS[0], { ...SAMPLE_TASKS[0], dataset: '' }]));

@@ -8,7 +8,8 @@ import type { VisionQATask } from './vision-qa-task';
 import type { TaskSource } from './task-source';
 
 const NEWLINE = 10;
-const isBlankByte = (byte: number) => byte === 32 || byte === 9 || byte === 13;
+const RETURN = 13;
+const isBlankByte = (byte: number) => byte === 32 || byte === 9;
 
 /** Where each non-blank line starts and ends in the file, and its line number. */
 interface LineIndex {
@@ -87,15 +88,21 @@ export class TaskFileSource implements TaskSource {
         index.lines.push(line);
       }
     };
+    // Lines end where readline (readTaskFile's iteration) ends them: at \n, \r\n or a lone \r.
+    let afterReturn = false;
     for await (const chunk of createReadStream(this.file) as AsyncIterable<Buffer>) {
       for (let i = 0; i < chunk.length; i++) {
         const byte = chunk[i]!;
-        if (byte === NEWLINE) {
+        if (byte === NEWLINE && afterReturn) {
+          // The \n of a \r\n: the line already ended at its \r.
+          lineStart = offset + i + 1;
+        } else if (byte === NEWLINE || byte === RETURN) {
           endLine(offset + i);
           lineStart = offset + i + 1;
           line++;
           hasContent = false;
         } else if (!hasContent && !isBlankByte(byte)) hasContent = true;
+        afterReturn = byte === RETURN;
       }
       offset += chunk.length;
     }
