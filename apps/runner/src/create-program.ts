@@ -1,3 +1,4 @@
+import { BackendFailureError } from './backend-failure';
 import { Command, CommanderError } from 'commander';
 import { registerBuiltinEnvs } from './builtin-envs';
 import { benchCommand } from './commands/bench-command';
@@ -98,6 +99,11 @@ export async function runCli(argv: string[], output: Output = consoleOutput): Pr
     }
     // A disk that fills or a file that cannot be written is no bug in Saccade: one line, no stack trace.
     if (isFileSystemError(error)) {
+      output.error(`saccade: ${error.message}`);
+      return { exitCode: EXIT_FAILURE };
+    }
+    // The backend running out of memory: what to change is the message; its stack says nothing more.
+    if (error instanceof BackendFailureError) {
       output.error(`saccade: ${error.message}`);
       return { exitCode: EXIT_FAILURE };
     }

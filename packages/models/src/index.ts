@@ -76,5 +76,5 @@ export type { PhaseRow, PhaseSnapshot, PhaseTable, PhaseTotal, PhaseTotals } fro
 export { DataParallel, splitIntoShards } from './parallel/data-parallel';
 export type { DataParallelOptions, DataParallelStepOptions, DataParallelStepResult } from './parallel/data-parallel';
 export type { LossReference, ShardLoss, ShardLossOutput } from './parallel/shard-loss';
-export { shardGradients } from './parallel/shard-gradients';
+export { exampleCost, QUADRATIC_COST_FROM, shardGradients } from './parallel/shard-gradients';
 export type { ShardGradients } from './parallel/shard-gradients';

@@ -1,3 +1,4 @@
+import { explainBackendFailure } from '../backend-failure';
 import type { RunEvent } from '@saccade/spec';
 import { backendInfo, initTensor } from '@saccade/tensor';
 import { Command } from 'commander';
@@ -263,7 +264,7 @@ export function trainCommand(output: Output, setExitCode: (code: number) => void
         emit({ type: 'run-end', time: new Date().toISOString(), status: cancelled ? 'cancelled' : 'failed', error: { name: (error as Error)?.name ?? 'Error', message } });
         folder.writeSummary({ status: cancelled ? 'cancelled' : 'failed', error: message, cuts });
         await display.close();
-        if (!cancelled) throw error;
+        if (!cancelled) throw explainBackendFailure(error, folder.path);
         output.log(`cancelled; continue with: saccade train --resume ${folder.path}`);
         setExitCode(EXIT_CANCELLED);
       } finally {

@@ -12,6 +12,7 @@ import {
   PhaseTimer,
   setPhaseTimer,
   shardGradients,
+  exampleCost,
   splitIntoShards,
   timePhase,
   VisionLanguageModel,
@@ -81,6 +82,12 @@ it('a step with a worker thread updates the weights as a one-thread step does', 
   shardedOptimizer.dispose();
   single.dispose();
   sharded.dispose();
+});
+
+it('costs an example its tokens up to 512, and length² / 512 past it (the attention outgrows the rest)', () => {
+  expect([0, 1, 400, 512].map((length) => exampleCost({ tokens: new Array(length) }))).toEqual([0, 1, 400, 512]);
+  expect([513, 800, 1024].map((length) => exampleCost({ tokens: new Array(length) }))).toEqual([515, 1250, 2048]);
+  expect(exampleCost({ images: [] })).toBe(1);
 });
 
 it("differentiates a shard over parts of at most maxTokens tokens and sums them: one pass's loss and gradients", () => {

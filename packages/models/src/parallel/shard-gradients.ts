@@ -22,10 +22,20 @@ export interface ShardGradients {
  */
 export const MICRO_BATCH_TOKENS = 8192;
 
-/** An example's cost for sharding and micro-batches: its token count (1 for examples without tokens). */
+/**
+ * Length up to which an example costs its token count; past it the attention's scores (length² a
+ * head and layer) outgrow the rest of its activations, so a longer example costs length² / this:
+ * 64 episodes of ~800 tokens (four 64-token crops and a 230-character question, a 1024-token
+ * context) in 8,192-token parts ran the wasm heap out in a GRPO update.
+ */
+export const QUADRATIC_COST_FROM = 512;
+
+/** An example's cost for sharding and micro-batches: its token count, quadratic past QUADRATIC_COST_FROM (1 for examples without tokens). */
 export function exampleCost(example: unknown): number {
   const tokens = (example as { tokens?: { length: number } } | null)?.tokens;
-  return tokens ? tokens.length : 1;
+  if (!tokens) return 1;
+  const length = tokens.length;
+  return length <= QUADRATIC_COST_FROM ? length : Math.ceil((length * length) / QUADRATIC_COST_FROM);
 }
 
 /** Adds a part's gradients, loss and metrics to a running total; both parts' gradient tensors are disposed. */
