@@ -24,9 +24,12 @@ describe('plannedPhases', () => {
   });
 
   test('resumed: within SFT both phases remain; within GRPO only GRPO, from where it started', () => {
-    expect(plannedPhases(config, { phase: 'sft', complete: false, phaseStart: 0 }).phases).toHaveLength(2);
-    expect(plannedPhases(config, { phase: 'grpo', complete: false, phaseStart: 372 })).toEqual({ phases: [{ steps: 110, episodesPerStep: 128, plays: true }], firstPhaseStart: 372 });
-    expect(plannedPhases(config, { phase: 'grpo', complete: true, phaseStart: 372 })).toEqual({ phases: [], firstPhaseStart: 0 });
+    expect(plannedPhases(config, { step: 200, phase: 'sft', complete: false, phaseStart: 0 }).phases).toHaveLength(2);
+    expect(plannedPhases(config, { step: 390, phase: 'grpo', complete: false, phaseStart: 372 })).toEqual({ phases: [{ steps: 110, episodesPerStep: 128, plays: true }], firstPhaseStart: 372 });
+    expect(plannedPhases(config, { step: 482, phase: 'grpo', complete: true, phaseStart: 372 })).toEqual({ phases: [], firstPhaseStart: 0 });
+    // From SFT's final checkpoint GRPO is ahead, from the step SFT ended at (a guard may have ended it early).
+    expect(plannedPhases(config, { step: 400, phase: 'sft', complete: true, phaseStart: 0 })).toEqual({ phases: [{ steps: 110, episodesPerStep: 128, plays: true }], firstPhaseStart: 400 });
+    expect(plannedPhases(config, { step: 372, phase: 'sft', complete: true, phaseStart: 0 }).firstPhaseStart).toBe(372);
   });
 });
 

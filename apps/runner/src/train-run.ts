@@ -77,7 +77,7 @@ export interface TrainRunSetup {
  * PPO), with their steps and time guards, and the step the first of them started after: what the
  * progress lines and the TUI need for an ETA.
  */
-export function plannedPhases(config: TrainConfig, resumeFrom?: { phase: 'sft' | 'grpo' | 'ppo'; complete: boolean; phaseStart: number }): { phases: PhasePlan[]; firstPhaseStart: number } {
+export function plannedPhases(config: TrainConfig, resumeFrom?: { step: number; phase: 'sft' | 'grpo' | 'ppo'; complete: boolean; phaseStart: number }): { phases: PhasePlan[]; firstPhaseStart: number } {
   const phases: PhasePlan[] = [];
   const sftPending = config.sft.steps > 0 && (!resumeFrom || (resumeFrom.phase === 'sft' && !resumeFrom.complete));
   const plan = (name: string, section: { steps: number; timeLimitSeconds?: number | undefined }): PhasePlan => {
@@ -92,7 +92,9 @@ export function plannedPhases(config: TrainConfig, resumeFrom?: { phase: 'sft' |
   const second = secondPhase(config);
   const inPhase2 = resumeFrom?.phase === config.algorithm && !resumeFrom.complete;
   if (second && second.steps > 0 && (inPhase2 || !resumeFrom || resumeFrom.phase === 'sft')) phases.push(plan(config.algorithm, second));
-  return { phases, firstPhaseStart: !sftPending && inPhase2 ? resumeFrom.phaseStart : 0 };
+  // Resumed within the second phase: it started at its phaseStart; resumed after a complete SFT: it starts where SFT ended.
+  const firstPhaseStart = sftPending || !resumeFrom ? 0 : inPhase2 ? resumeFrom.phaseStart : resumeFrom.phase === 'sft' ? resumeFrom.step : 0;
+  return { phases, firstPhaseStart };
 }
 
 /** The settings of the phase after SFT, if the algorithm has one. */
