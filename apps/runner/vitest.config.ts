@@ -1,9 +1,5 @@
-import { mergeConfig } from 'vitest/config';
-import shared from '../../vitest.shared.js';
-
-// The test files share their worker's modules (isolate: false). Nearly every file imports the whole
-// CLI (tfjs, every env and tool package): imported afresh for each of its 30-odd files, that cost
-// about 50 s of CPU, a tenth of the workspace's test budget. The files keep their own scratch
-// folders and leave no state a command relies on: each command registers the built-in envs and
-// tools, its plug-ins and the tensor backend itself (the files also pass in a shuffled order).
-export default mergeConfig(shared, { test: { isolate: false } });
+// Each test file gets fresh modules (vitest's default isolation). Sharing them (isolate: false)
+// saved ~50 s of CPU, but a fresh clone's file order showed process-wide state reaching another
+// file's run: once any file made an LLM judge, every later in-process run added judge counts to its
+// metrics, so train-resume's in-process run no longer matched its child processes' runs.
+export { default } from '../../vitest.shared.js';
