@@ -9,7 +9,7 @@ import { randomAgentFor } from './eval/eval-agent';
 import type { LoadedCheckpoint } from '@saccade/models';
 import type { RunFolder } from '@saccade/runs';
 import type { TrainConfig } from './train-config';
-import { episodesPerStep, type PhasePlan } from '@saccade/tui/eta';
+import { phasePlan, type PhasePlan } from '@saccade/tui/eta';
 
 export type Evaluation = PolicyEvaluation & { step: number; seconds: number; phase: 'sft' | 'grpo' | 'ppo' };
 
@@ -80,18 +80,12 @@ export interface TrainRunSetup {
 export function plannedPhases(config: TrainConfig, resumeFrom?: { step: number; phase: 'sft' | 'grpo' | 'ppo'; complete: boolean; phaseStart: number }): { phases: PhasePlan[]; firstPhaseStart: number } {
   const phases: PhasePlan[] = [];
   const sftPending = config.sft.steps > 0 && (!resumeFrom || (resumeFrom.phase === 'sft' && !resumeFrom.complete));
-  const plan = (name: string, section: { steps: number; timeLimitSeconds?: number | undefined }): PhasePlan => {
-    const episodes = episodesPerStep(name, section as unknown as Record<string, unknown>);
-    return {
-      steps: section.steps,
-      ...(section.timeLimitSeconds === undefined ? {} : { timeLimitSeconds: section.timeLimitSeconds }),
-      ...(episodes === undefined ? {} : { episodesPerStep: episodes, plays: name !== 'sft' }),
-    };
-  };
-  if (sftPending) phases.push(plan('sft', config.sft));
+  const sftPlan = sftPending ? phasePlan('sft', config.sft) : undefined;
+  if (sftPlan) phases.push(sftPlan);
   const second = secondPhase(config);
   const inPhase2 = resumeFrom?.phase === config.algorithm && !resumeFrom.complete;
-  if (second && second.steps > 0 && (inPhase2 || !resumeFrom || resumeFrom.phase === 'sft')) phases.push(plan(config.algorithm, second));
+  const secondPlan = second && (inPhase2 || !resumeFrom || resumeFrom.phase === 'sft') ? phasePlan(config.algorithm, second) : undefined;
+  if (secondPlan) phases.push(secondPlan);
   // Resumed within the second phase: it started at its phaseStart; resumed after a complete SFT: it starts where SFT ended.
   const firstPhaseStart = sftPending || !resumeFrom ? 0 : inPhase2 ? resumeFrom.phaseStart : resumeFrom.phase === 'sft' ? resumeFrom.step : 0;
   return { phases, firstPhaseStart };

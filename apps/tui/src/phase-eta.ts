@@ -69,21 +69,29 @@ export function phasesFromConfig(config: unknown): PhasePlan[] | undefined {
   const phases: PhasePlan[] = [];
   for (const [name, section] of [['sft', record.sft], [algorithm, record[algorithm]]] as const) {
     if (typeof section !== 'object' || section === null) continue;
-    const settings = section as Record<string, unknown>;
-    const { steps, timeLimitSeconds } = settings;
-    if (typeof steps !== 'number' || steps <= 0) continue;
-    const episodes = episodesPerStep(name, settings);
-    phases.push({
-      steps,
-      ...(typeof timeLimitSeconds === 'number' ? { timeLimitSeconds } : {}),
-      ...(episodes !== undefined ? { episodesPerStep: episodes, plays: name !== 'sft' } : {}),
-    });
+    const plan = phasePlan(name, section as Record<string, unknown>);
+    if (plan) phases.push(plan);
   }
   return phases.length > 0 ? phases : undefined;
 }
 
+/**
+ * A phase's plan from its config section (`sft`, `grpo` or `ppo`): its steps, its time guard and
+ * what a step holds; undefined for a phase without steps.
+ */
+export function phasePlan(phase: string, section: Readonly<Record<string, unknown>>): PhasePlan | undefined {
+  const { steps, timeLimitSeconds } = section;
+  if (typeof steps !== 'number' || steps <= 0) return undefined;
+  const episodes = episodesPerStep(phase, section);
+  return {
+    steps,
+    ...(typeof timeLimitSeconds === 'number' ? { timeLimitSeconds } : {}),
+    ...(episodes !== undefined ? { episodesPerStep: episodes, plays: phase !== 'sft' } : {}),
+  };
+}
+
 /** Examples or episodes a step of a phase trains on, from its config section (undefined where it does not say). */
-export function episodesPerStep(phase: string, section: Record<string, unknown>): number | undefined {
+function episodesPerStep(phase: string, section: Readonly<Record<string, unknown>>): number | undefined {
   const number = (key: string) => (typeof section[key] === 'number' ? (section[key] as number) : undefined);
   if (phase === 'sft') return number('batchSize');
   if (phase === 'ppo') return number('episodesPerStep');
