@@ -334,8 +334,8 @@ export const visualSearchGenerator: GeneratorDefinition<VisualSearchSettings> = 
       }
       // A searching teacher's path: some of the look-alikes first (drawn apart from the scene's draws),
       // then the target. Only look-alikes far from the target: a crop on one must not show the target.
-      const far = scene.colourBoxes.filter((box) => Math.max(Math.abs((box[0] + box[2]) / 2 - x), Math.abs((box[1] + box[3]) / 2 - y)) >= DECOY_DISTANCE);
-      if (settings.oracleDecoys > 0 && far.length > 0) {
+      const far = settings.oracleDecoys > 0 ? scene.colourBoxes.filter((box) => Math.max(Math.abs((box[0] + box[2]) / 2 - x), Math.abs((box[1] + box[3]) / 2 - y)) >= DECOY_DISTANCE) : [];
+      if (far.length > 0) {
         const draws = rng.fork('oracle-decoys');
         const decoys = draws.shuffle(far).slice(0, draws.int(0, settings.oracleDecoys));
         if (decoys.length > 0) metadata['targetBoxes'] = [...decoys.map(roundBox), targetBox];
