@@ -123,6 +123,8 @@ export const trainConfigSchema = z
         promptsPerStep: z.number().int().positive().default(16),
         groupSize: z.number().int().min(2).default(8),
         learningRate: z.number().positive().default(1e-4),
+        /** Steps over which the rate rises linearly to learningRate (verl's lr_warmup_steps; 0: none): a fresh Adam's first updates move every weight by the full rate. */
+        warmupSteps: z.number().int().nonnegative().default(0),
         temperature: z.number().positive().default(1),
         maxTokens: z.number().int().positive().default(48),
         clipLow: z.number().positive().default(0.2),
@@ -181,6 +183,8 @@ export const trainConfigSchema = z
         learningRate: z.number().positive().default(5e-5),
         /** The value head's own Adam rate (VAGEN: the critic's rate above the actor's). */
         criticLearningRate: z.number().positive().default(3e-3),
+        /** As grpo.warmupSteps, for the actor's rate. */
+        warmupSteps: z.number().int().nonnegative().default(0),
         temperature: z.number().positive().default(1),
         maxTokens: z.number().int().positive().default(48),
         clipLow: z.number().positive().default(0.2),

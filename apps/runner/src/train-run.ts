@@ -206,7 +206,7 @@ async function runPhases(config: TrainConfig, folder: RunFolder, setup: TrainRun
       result = await trainPpo(model, { ...common, ...ppo, steps: phaseStart + steps, timeLimitSeconds, phaseStart, ...resumed }, options.emit);
     } else {
       const { timeLimitSeconds, steps, ...grpo } = config.grpo;
-      result = await trainGrpo(model, { ...common, ...grpo, steps: phaseStart + steps, timeLimitSeconds, ...resumed }, options.emit);
+      result = await trainGrpo(model, { ...common, ...grpo, steps: phaseStart + steps, timeLimitSeconds, phaseStart, ...resumed }, options.emit);
     }
     evaluations.push(...result.evaluations.map((evaluation) => ({ ...evaluation, phase: algorithm })));
     checkCut(algorithm, phaseStart, phaseStart + phaseSteps, secondPhase(config)?.timeLimitSeconds, result);

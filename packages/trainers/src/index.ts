@@ -1,6 +1,6 @@
 export { evaluatePolicy, evaluationMetrics, lookingMetrics, summarizeTrajectories, type LookingMetrics, type PolicyEvaluation } from './evaluate-policy';
 export { createPolicyEpisodes, DEFAULT_STOP, type EpisodeSettings, type PlayedBatch, type PlayOptions, type PolicyEpisodes } from './policy-episodes';
-export { warmupCosineLearningRate } from './learning-rate-schedule';
+export { warmupConstantLearningRate, warmupCosineLearningRate } from './learning-rate-schedule';
 export { sftLossReference, trainSft, type TrainSftResult, type TrainSftSettings } from './train-sft';
 export { countTargets, maskedCrossEntropy, sftShardLoss, sftStep, type SftExample, type SftLossContext } from './losses/sft-loss';
 export * from './advantages/index';

@@ -11,6 +11,15 @@ export interface PolicyPhaseSettings extends EpisodeSettings {
   /** Policy updates (each: one rollout batch, then `epochs` passes over it). */
   steps: number;
   learningRate: number;
+  /**
+   * Steps over which the learning rate rises linearly to `learningRate` (default 0: the full rate
+   * from the first update). A phase starts a fresh Adam, whose first updates move every weight by
+   * about the full rate whatever its gradient's size: on a policy's noisy gradients that is a
+   * random step of every weight, which a warm-up keeps small while the moments fill.
+   */
+  warmupSteps?: number;
+  /** The step this phase began at, for the warm-ups (default startStep; a resumed run passes its phase's start). */
+  phaseStart?: number;
   /** Sampling temperature of the rollouts (default 1). */
   temperature?: number;
   /**

@@ -12,6 +12,7 @@ import { assertDisjointSeeds, seedRange } from './seed-range';
 import type { PolicyPhaseSettings } from './policy-phase-settings';
 import { endTrainingStep, saveTrainingCheckpoint, type TrainingCheckpointMetadata } from './training-checkpoint';
 import { recordedEpisodes, type UsedEpisode } from './training-record';
+import { warmupConstantLearningRate } from './learning-rate-schedule';
 
 
 /**
@@ -32,6 +33,8 @@ export interface PolicyPhase {
   sampling: SamplingDistribution;
   /** Seconds since the phase started. */
   seconds: () => number;
+  /** The learning rate of the update after `step` steps (the warm-up's, then `learningRate`). */
+  learningRate: (step: number) => number;
   evaluations: TimedEvaluation[];
   evaluate: (step: number) => Promise<PolicyEvaluation>;
   /** How the phase plays and tokenises episodes. */
@@ -74,6 +77,8 @@ export async function startPolicyPhase(
   const episodes = await createPolicyEpisodes(model, settings, parallel, onEvent);
   const started = performance.now();
   const seconds = (): number => (performance.now() - started) / 1000;
+  const phaseStart = settings.phaseStart ?? settings.startStep ?? 0;
+  const learningRate = (step: number): number => warmupConstantLearningRate(step - phaseStart, { peak: settings.learningRate, warmupSteps: settings.warmupSteps ?? 0 });
   const { evaluations, evaluate } = createHeldOutEvaluator(episodes, settings, seconds, onEvent);
   let recordSeconds = 0;
   return {
@@ -86,6 +91,7 @@ export async function startPolicyPhase(
     klCoefficient,
     sampling: samplingDistribution(model, settings.temperature ?? 1),
     seconds,
+    learningRate,
     evaluations,
     evaluate,
     episodes,
@@ -125,7 +131,7 @@ export async function startPolicyPhase(
         step,
         metrics: {
           ...metrics,
-          learningRate: settings.learningRate,
+          learningRate: learningRate(step - 1),
           tokensPerSecond: updateSeconds > 0 ? tokens / updateSeconds : 0,
           rolloutSeconds,
           updateSeconds,

@@ -284,4 +284,27 @@ describe('trainGrpo', () => {
     expect(tf.memory().numTensors).toBe(before);
     model.dispose();
   });
+
+  test("warmupSteps: the rate rises linearly from the phase's start, and a warm-up step trains exactly as that rate does", async () => {
+    const run = async (settings: { learningRate: number; warmupSteps?: number; startStep?: number; phaseStart?: number; steps: number }) => {
+      const model = VisionLanguageModel.create({ preset: 'tiny', seed: 0 });
+      const events: RunEvent[] = [];
+      await trainGrpo(
+        model,
+        { ...episodeSettings, maxTokens: 8, trainSeeds: { start: 1000, count: 50 }, evalSeeds: { start: 0, count: 1 }, promptsPerStep: 2, groupSize: 2, skipUniformGroups: false, evalEvery: 100, seed: 0, workers: 0, ...settings },
+        (event) => events.push(event),
+      );
+      const weights = model.getWeights();
+      model.dispose();
+      return { weights, rates: events.flatMap((event) => (event.type === 'update-end' ? [event.metrics['learningRate']] : [])) };
+    };
+    const warm = await run({ learningRate: 1e-3, warmupSteps: 4, steps: 1 });
+    const plain = await run({ learningRate: 2.5e-4, steps: 1 });
+    expect(warm.rates).toEqual([2.5e-4]);
+    expect(plain.rates).toEqual([2.5e-4]);
+    for (const [name, values] of plain.weights) expect(warm.weights.get(name)).toEqual(values);
+    // A phase resumed at step 2 that began at step 0 goes on with its third warm-up step, then the full rate.
+    expect((await run({ learningRate: 1e-3, warmupSteps: 3, startStep: 2, phaseStart: 0, steps: 4 })).rates).toEqual([1e-3, 1e-3]);
+    expect((await run({ learningRate: 1e-3, warmupSteps: 4, startStep: 2, phaseStart: 0, steps: 3 })).rates).toEqual([7.5e-4]);
+  });
 });

@@ -129,7 +129,7 @@ export async function trainGrpo(
         optimizer,
         loss,
         examples,
-        learningRate: settings.learningRate,
+        learningRate: phase.learningRate(step),
         epochs: settings.epochs ?? 1,
         miniBatches: settings.miniBatches ?? 1,
         maxGradientNorm: settings.maxGradientNorm ?? 1,

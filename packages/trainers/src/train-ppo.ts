@@ -64,8 +64,6 @@ export interface TrainPpoSettings
    * update, so at a policy's rate (1e-4) the critic stays near 0 for many steps.
    */
   criticLearningRate?: number;
-  /** The step this PPO phase began at, for the warm-up (default startStep; a resumed run passes its phase's start). */
-  phaseStart?: number;
 }
 
 /** What a trainPpo phase did: its steps, its seconds, and each held-out evaluation. */
@@ -126,7 +124,7 @@ export async function trainPpo(
         optimizer,
         loss,
         examples,
-        learningRate: settings.learningRate,
+        learningRate: phase.learningRate(step),
         epochs: settings.epochs ?? 1,
         miniBatches: settings.miniBatches ?? 1,
         maxGradientNorm: settings.maxGradientNorm ?? 1,
