@@ -4,6 +4,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { resolveModelConfig, Tokenizer } from '@saccade/models';
 import { afterAll, describe, expect, test } from 'vitest';
+import type { RolloutPrompt } from '@saccade/rollout';
+import { registerBuiltinEnvs } from './builtin-envs';
+import { registerToolsNamed } from './builtin-tools';
+import { envFactory } from './env-factory';
 import { listRecipes, loadTrainConfig } from './load-train-config';
 
 const scratch = mkdtempSync(join(tmpdir(), 'saccade-train-config-'));
@@ -70,6 +74,19 @@ describe('RL settings', () => {
     expect(chosen.grpo).toMatchObject({ aggregation: 'token-sum-norm', normalizeStd: false, rewardVarianceTopP: 0.25 });
     await expect(loadTrainConfig(undefined, { advantageMask: 'all' as never })).rejects.toThrow(/advantageMask/);
     await expect(loadTrainConfig(undefined, { grpo: { rewardVarianceTopP: 0 } })).rejects.toThrow(/rewardVarianceTopP/);
+  });
+
+  test('warm-ups default to none and the tool rewards to none; the tool rewards reach the episode env', async () => {
+    const defaults = await loadTrainConfig(undefined, {});
+    expect([defaults.grpo.warmupSteps, defaults.ppo.warmupSteps, defaults.toolRewards]).toEqual([0, 0, {}]);
+    const chosen = await loadTrainConfig(undefined, { toolRewards: { invalidCall: -0.1, toolBonus: 0.5 }, grpo: { warmupSteps: 10 } }, 'visual-search');
+    expect(chosen.grpo.warmupSteps).toBe(10);
+    await registerBuiltinEnvs();
+    await registerToolsNamed(chosen.tools);
+    const env = envFactory({ maxTurns: chosen.env.maxTurns, tools: chosen.tools, toolRewards: chosen.toolRewards })({ envId: chosen.env.id, envOptions: chosen.env.options ?? {}, seed: 0 } as RolloutPrompt);
+    await env.reset({ seed: 0 });
+    expect(await env.step('<tool_call>{"name": "searc_coordinate", "arguments": {"coordinate": [3, 3]}}</tool_call>')).toMatchObject({ reward: -0.1, info: { valid: false, rewardTerms: { invalid_call: -0.1 } } });
+    await expect(loadTrainConfig(undefined, { toolRewards: { bonus: 1 } as never })).rejects.toThrow(/toolRewards/);
   });
 });
 

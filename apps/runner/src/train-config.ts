@@ -78,6 +78,12 @@ export const trainConfigSchema = z
     tools: z.array(z.string()).default([]),
     /** Settings of configurable tools by name (as `--tool-options`), e.g. {search_coordinate: {offset: 256}}. */
     toolOptions: z.record(z.string(), z.record(z.string(), z.unknown())).default({}),
+    /**
+     * Rewards of the tool loop (with `tools`): `invalidCall` is the reward of a tool turn whose call
+     * was invalid (e.g. −0.1), `toolBonus` DeepEyes' conditional tool bonus, added to a right
+     * answer after a call that gave a result. GRPO sees them with `grpo.score: return`.
+     */
+    toolRewards: z.object({ invalidCall: z.number().finite().optional(), toolBonus: z.number().finite().optional() }).strict().default({}),
     /** SFT files whose chats SFT trains on, beside or instead of the oracle's: `saccade data generate` output, LLaMA-Factory ShareGPT or alpaca, LLaVA, OpenAI chat (docs/training.md). */
     sftFiles: z.array(z.string()).default([]),
     /** Skip records of the SFT files that cannot be read (counted) instead of refusing the run. */

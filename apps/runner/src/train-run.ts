@@ -141,7 +141,7 @@ async function runPhases(config: TrainConfig, folder: RunFolder, setup: TrainRun
   const common = {
     envId: config.env.id,
     envOptions: config.env.options,
-    createEnv: envFactory({ maxTurns: config.env.maxTurns, tools: config.tools }),
+    createEnv: envFactory({ maxTurns: config.env.maxTurns, tools: config.tools, toolRewards: config.toolRewards }),
     view: config.policyView,
     historyWindow: config.historyWindow,
     advantageMask: config.advantageMask,

@@ -22,6 +22,34 @@ const wrap = (options: Partial<ConstructorParameters<typeof ToolUseWrapper>[1]> 
   new ToolUseWrapper(new GuessNumberEnv(), { tools: [hint, boom, hang], timeoutMs: 50, ...options });
 
 describe('ToolUseWrapper', () => {
+  it('rewards: a penalty on each tool turn with an invalid call, and the tool bonus on a right answer after a call that gave a result', async () => {
+    const env = wrap({ rewards: { invalidCall: -0.1, toolBonus: 1 } });
+    await env.reset({ seed: 0 });
+    const bad = await env.step('<tool_call>{"name": "search", "arguments": {}}</tool_call>');
+    expect(bad).toMatchObject({ reward: -0.1, info: { valid: false, rewardTerms: { invalid_call: -0.1 } } });
+    const good = await env.step('<tool_call>{"name": "hint", "arguments": {"above": 10}}</tool_call>');
+    expect(good).toMatchObject({ reward: 0, info: { valid: true, rewardTerms: {} } });
+    const wrong = await env.step(`<answer>${secret === 1 ? 2 : 1}</answer>`);
+    expect(wrong.reward).toBe(0.5);
+    expect(wrong.info.rewardTerms).toEqual({ format: 0.5, success: 0 });
+    const right = await env.step(`<answer>${secret}</answer>`);
+    expect(right).toMatchObject({ reward: 11.5, terminated: true });
+    expect(right.info.rewardTerms).toEqual({ format: 0.5, success: 10, tool_bonus: 1 });
+
+    // Only calls that gave a result earn the bonus: a failed tool run is no look.
+    await env.reset({ seed: 0 });
+    await env.step('<tool_call>{"name": "boom", "arguments": {}}</tool_call>');
+    const unlooked = await env.step(`<answer>${secret}</answer>`);
+    expect(unlooked.reward).toBe(10.5);
+    expect(unlooked.info.rewardTerms).toEqual({ format: 0.5, success: 10 });
+    // Without rewards a bad call earns 0, as before.
+    const plain = wrap();
+    await plain.reset({ seed: 0 });
+    expect(await plain.step('<tool_call>{"name": "search", "arguments": {}}</tool_call>')).toMatchObject({ reward: 0, info: { rewardTerms: {} } });
+    expect(() => wrap({ rewards: { invalidCall: Number.NaN } })).toThrow(/rewards\.invalidCall.*a finite number/);
+    expect(() => wrap({ rewards: { toolbonus: 1 } as never })).toThrow(/rewards\.toolbonus.*one of invalidCall, toolBonus/);
+  });
+
   it('runs calls in all three shapes and returns <tool_response> with images', async () => {
     const env = wrap();
     const reset = await env.reset({ seed: 0 });

@@ -54,6 +54,20 @@ export interface ToolUseWrapperOptions {
   format?: ToolTurnFormat;
   /** A budget of results per episode, spent by calls that ran (default none: only `maxToolCalls`). */
   budget?: ToolBudget;
+  /** Rewards of the tool loop itself (default none: tool turns earn 0 and the answer its env's reward). */
+  rewards?: ToolRewards;
+}
+
+/**
+ * Rewards the tool loop adds to the env's, each as a named reward term so a run shows why it was
+ * given: a penalty on a tool turn whose calls were not all valid, and DeepEyes' conditional tool
+ * bonus on a right answer after a call that gave a result.
+ */
+export interface ToolRewards {
+  /** The reward of a tool turn with an unreadable call, an unknown tool, bad arguments or a failed run (e.g. −0.1); term `invalid_call`. */
+  invalidCall?: number;
+  /** Added to the answer's reward when the episode succeeded and some call of it gave a result (DeepEyes: R_tool only with R_acc > 0); term `tool_bonus`. */
+  toolBonus?: number;
 }
 
 /** What happened to one `<tool_call>` of a turn, in `info.toolCalls`. */
@@ -117,6 +131,7 @@ export class ToolUseWrapper extends EnvWrapper {
   readonly maxTurns: number;
   readonly format: ToolTurnFormat;
   readonly budget: ToolBudget | undefined;
+  readonly rewards: Required<ToolRewards>;
   readonly #tools: ReadonlyMap<string, Tool>;
   readonly #toolsPrompt: string | undefined;
   readonly #signal: AbortSignal | undefined;
@@ -128,6 +143,8 @@ export class ToolUseWrapper extends EnvWrapper {
   #images: ImageData[] = [];
   #turns = 0;
   #toolCalls = 0;
+  /** Calls of the episode that gave a result (the tool bonus needs one). */
+  #usefulCalls = 0;
   #episode: AbortController | undefined;
   #done = false;
   #target: ImageBox | undefined;
@@ -159,6 +176,14 @@ export class ToolUseWrapper extends EnvWrapper {
       throw new InvalidArgumentError({ argument: 'format', expected: 'a tool turn format {name, toolsPrompt, read, write}', value: options.format });
     }
     this.budget = options.budget;
+    const rewards: ToolRewards = options.rewards ?? {};
+    if (!isRecord(rewards as unknown)) throw new InvalidArgumentError({ argument: 'rewards', expected: 'an object {invalidCall?, toolBonus?} of finite numbers', value: rewards });
+    for (const name of Object.keys(rewards)) {
+      if (name !== 'invalidCall' && name !== 'toolBonus') throw new InvalidArgumentError({ argument: `rewards.${name}`, expected: 'one of invalidCall, toolBonus', value: name });
+      const value = (rewards as Record<string, unknown>)[name];
+      if (typeof value !== 'number' || !Number.isFinite(value)) throw new InvalidArgumentError({ argument: `rewards.${name}`, expected: 'a finite number', value });
+    }
+    this.rewards = { invalidCall: rewards.invalidCall ?? 0, toolBonus: rewards.toolBonus ?? 0 };
     if (this.budget !== undefined && (!Number.isSafeInteger(this.budget.results) || this.budget.results < 0)) {
       throw new InvalidArgumentError({ argument: 'budget.results', expected: 'an integer ≥ 0', value: this.budget.results });
     }
@@ -200,6 +225,7 @@ export class ToolUseWrapper extends EnvWrapper {
     this.#images = [...result.observation.images];
     this.#turns = 0;
     this.#toolCalls = 0;
+    this.#usefulCalls = 0;
     this.#done = false;
     this.#target = readBox(result.info['targetBox']);
     this.#hits = 0;
@@ -315,10 +341,12 @@ export class ToolUseWrapper extends EnvWrapper {
   #toolTurn(records: ToolCallRecord[], text: string, images: ImageData[], formatError?: string): StepResult {
     // A turn with no call at all (neither a call nor an answer the format accepts) is not valid.
     const valid = records.length > 0 && records.every((record) => record.ok);
+    this.#usefulCalls += records.filter((record) => record.ok).length;
     const truncated = this.#turns >= this.maxTurns;
     if (truncated) this.#done = true;
+    const penalty = valid ? 0 : this.rewards.invalidCall;
     const info: EnvInfo = {
-      rewardTerms: {},
+      rewardTerms: penalty === 0 ? {} : { invalid_call: penalty },
       metrics: {
         action_is_valid: valid,
         tool_call_count: records.filter((record) => record.durationMs !== undefined).length,
@@ -335,7 +363,7 @@ export class ToolUseWrapper extends EnvWrapper {
     }
     if (formatError !== undefined) info.formatError = formatError;
     if (truncated) info.truncatedBy = 'tool-use-turn-limit';
-    return { observation: { text, images }, reward: 0, terminated: false, truncated, info };
+    return { observation: { text, images }, reward: penalty, terminated: false, truncated, info };
   }
 
   /**
@@ -374,6 +402,12 @@ export class ToolUseWrapper extends EnvWrapper {
     this.#done = result.terminated || truncated;
     // Images the env shows (feedback with the picture again) join the ones tools may crop from.
     this.#images.push(...result.observation.images);
+    const success = (info.metrics as Record<string, unknown> | undefined)?.['success'];
+    if (this.rewards.toolBonus !== 0 && this.#usefulCalls > 0 && (success === true || success === 1)) {
+      const bonus = this.rewards.toolBonus;
+      info.rewardTerms = { ...(result.info.rewardTerms ?? { reward: result.reward }), tool_bonus: bonus };
+      return { ...result, reward: result.reward + bonus, truncated, info };
+    }
     return { ...result, truncated, info };
   }
 
