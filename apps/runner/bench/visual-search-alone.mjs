@@ -18,12 +18,19 @@
 // --tasks training tasks and --held held-out ones, the grid recipe's
 // model (`small`, its model.config) with --config's changes (null drops a setting), Adam at
 // --learning-rate, batch --batch.
+// Reward: with --reward-steps N, reading goes on for N steps learned from its reward alone after the
+// --steps SFT steps: each step samples --samples answers (temperature --temperature) for each of
+// --reward-crops training crops, scores them 1/0 by the exact shape, gives each sample its group's
+// normalised advantage (GRPO; uniform groups left out) and takes one Adam step (--reward-learning-rate)
+// on the trainers' policy loss, as GRPO's update does; the lines report the greedy held-out score,
+// the mean sampled success and the sampler–trainer gap. Whether the model can learn to read from a
+// reward at all, apart from the multi-turn episodes.
 import { parseArgs } from 'node:util';
 import { createVisualSearchSource } from '@saccade/env-procedural';
 import { crop } from '@saccade/image';
-import { applyChatTemplate, createAdamOptimizer, createRandom, decodeImageData, imageTokenCount, VisionLanguageModel } from '@saccade/models';
-import { sftStep } from '@saccade/trainers';
-import { initTensor } from '@saccade/tensor';
+import { applyChatTemplate, applyLoss, createAdamOptimizer, createRandom, decodeImageData, imageTokenCount, VisionLanguageModel } from '@saccade/models';
+import { policyShardLoss, samplingDistribution, sftStep } from '@saccade/trainers';
+import { initTensor, tf } from '@saccade/tensor';
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
@@ -40,6 +47,11 @@ const { positionals, values } = parseArgs({
     'target-grid': { type: 'string', default: '8' },
     level: { type: 'string' },
     seed: { type: 'string', default: '0' },
+    'reward-steps': { type: 'string', default: '0' },
+    'reward-crops': { type: 'string', default: '8' },
+    samples: { type: 'string', default: '8' },
+    temperature: { type: 'string', default: '1' },
+    'reward-learning-rate': { type: 'string', default: '1e-4' },
   },
 });
 const skill = positionals[0];
@@ -56,6 +68,11 @@ const number = (name) => {
   return value;
 };
 const [steps, every, taskCount, heldCount, batchSize, learningRate, jitter, targetGrid, seed] = ['steps', 'every', 'tasks', 'held', 'batch', 'learning-rate', 'jitter', 'target-grid', 'seed'].map(number);
+const [rewardSteps, rewardCrops, samples, temperature, rewardLearningRate] = ['reward-steps', 'reward-crops', 'samples', 'temperature', 'reward-learning-rate'].map(number);
+if (rewardSteps > 0 && skill !== 'reading') {
+  console.error('--reward-steps: expected the reading skill (pointing is scored by cells, not by one word)');
+  process.exit(2);
+}
 if (values.centre !== 'cell' && values.centre !== 'exact') {
   console.error(`--centre: expected cell or exact, received ${values.centre}`);
   process.exit(2);
@@ -149,6 +166,62 @@ for (let step = 1; step <= steps; step++) {
     if (step === steps) Object.assign(line, { training: await score(training.slice(0, heldCount)), preparedSeconds: Number(prepared.toFixed(1)), settings: { ...values, model: model.config } });
     console.log(JSON.stringify(line));
   }
+}
+
+// Reading learned from its reward alone (GRPO's update on one-turn episodes), from where SFT left it.
+if (rewardSteps > 0) {
+  const rewardOptimizer = createAdamOptimizer({ learningRate: rewardLearningRate });
+  const sampling = samplingDistribution(model, temperature);
+  const promptOf = (entry) => ({ tokens: entry.tokens.slice(0, entry.tokens.indexOf(model.tokenizer.assistantId) + 1), images: entry.images });
+  const rewardStarted = performance.now();
+  let sampledSuccess = 0;
+  let sampledCount = 0;
+  let gap = 0;
+  for (let step = 1; step <= rewardSteps; step++) {
+    const crops = Array.from({ length: rewardCrops }, () => training[Math.floor(order() * training.length)]);
+    const outputs = await model.generate({ prompts: crops.map(promptOf), n: samples, temperature, maxTokens: 24, seed: seed * 100_003 + step });
+    const examples = [];
+    outputs.forEach((group, index) => {
+      const prompt = promptOf(crops[index]);
+      const scores = group.map((sample) => (sample.text.trim() === crops[index].answer ? 1 : 0));
+      sampledSuccess += scores.reduce((sum, value) => sum + value, 0);
+      sampledCount += scores.length;
+      const mean = scores.reduce((sum, value) => sum + value, 0) / scores.length;
+      const std = Math.sqrt(scores.reduce((sum, value) => sum + (value - mean) ** 2, 0) / scores.length);
+      if (std === 0) return;
+      group.forEach((sample, position) => {
+        const advantage = (scores[position] - mean) / (std + 1e-6);
+        const tokens = [...prompt.tokens, ...sample.tokens];
+        const lossMask = tokens.map((_, column) => (column >= prompt.tokens.length ? 1 : 0));
+        examples.push({
+          tokens,
+          images: prompt.images,
+          lossMask,
+          advantages: lossMask.map((mask) => mask * advantage),
+          oldLogProbs: [...prompt.tokens.map(() => 0), ...sample.logProbs],
+          sampledLogProbs: true,
+        });
+      });
+    });
+    if (examples.length > 0) {
+      const tokenCount = examples.reduce((sum, example) => sum + example.lossMask.reduce((total, mask) => total + mask, 0), 0);
+      const context = { aggregation: 'token-mean', tokenCount, sequenceCount: examples.length, sampledTokenCount: tokenCount, clipLow: 0.2, clipHigh: 0.28, klCoefficient: 0, entropyCoefficient: 0, sampling };
+      applyLoss(model, rewardOptimizer, () => {
+        const output = policyShardLoss(model, examples, context);
+        const measured = output.metrics?.['logprobGap'];
+        if (measured) gap = Math.max(gap, measured.dataSync()[0] ?? 0);
+        tf.dispose(Object.values(output.metrics ?? {}));
+        return output.loss;
+      });
+    }
+    if (step % every === 0 || step === rewardSteps) {
+      const heldOut = await score(held);
+      console.log(JSON.stringify({ skill, phase: 'reward', step: steps + step, heldOut, sampledSuccess: Number((sampledSuccess / Math.max(sampledCount, 1)).toFixed(4)), maxLogprobGap: gap, secondsPerStep: Number(((performance.now() - rewardStarted) / 1000 / step).toFixed(2)), ...(step === rewardSteps ? { settings: { samples, temperature, rewardCrops, rewardLearningRate } } : {}) }));
+      sampledSuccess = 0;
+      sampledCount = 0;
+    }
+  }
+  rewardOptimizer.dispose();
 }
 model.dispose();
 optimizer.dispose();
