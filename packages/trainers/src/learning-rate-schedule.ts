@@ -5,7 +5,7 @@ export function warmupCosineLearningRate(
 ): number {
   const { peak, warmupSteps, totalSteps } = settings;
   const minimum = peak * (settings.minimumRatio ?? 0.1);
-  if (step < warmupSteps) return (peak * (step + 1)) / warmupSteps;
+  if (step < warmupSteps) return warmupConstantLearningRate(step, { peak, warmupSteps });
   const progress = Math.min(1, (step - warmupSteps) / Math.max(1, totalSteps - warmupSteps));
   return minimum + 0.5 * (peak - minimum) * (1 + Math.cos(Math.PI * progress));
 }
