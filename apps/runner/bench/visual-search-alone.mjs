@@ -29,7 +29,7 @@ import { parseArgs } from 'node:util';
 import { createVisualSearchSource } from '@saccade/env-procedural';
 import { crop } from '@saccade/image';
 import { applyChatTemplate, applyLoss, createAdamOptimizer, createRandom, decodeImageData, imageTokenCount, VisionLanguageModel } from '@saccade/models';
-import { policyShardLoss, samplingDistribution, sftStep } from '@saccade/trainers';
+import { broadcastOverMask, computeGrpoAdvantages, policyShardLoss, samplingDistribution, sftStep } from '@saccade/trainers';
 import { initTensor, tf } from '@saccade/tensor';
 
 const { positionals, values } = parseArgs({
@@ -186,18 +186,17 @@ if (rewardSteps > 0) {
       const scores = group.map((sample) => (sample.text.trim() === crops[index].answer ? 1 : 0));
       sampledSuccess += scores.reduce((sum, value) => sum + value, 0);
       sampledCount += scores.length;
-      const mean = scores.reduce((sum, value) => sum + value, 0) / scores.length;
-      const std = Math.sqrt(scores.reduce((sum, value) => sum + (value - mean) ** 2, 0) / scores.length);
-      if (std === 0) return;
+      // A uniform group has nothing to compare (GRPO's skipUniformGroups).
+      if (scores.every((value) => value === scores[0])) return;
+      const advantages = computeGrpoAdvantages({ scores, groupIds: scores.map(() => index) });
       group.forEach((sample, position) => {
-        const advantage = (scores[position] - mean) / (std + 1e-6);
         const tokens = [...prompt.tokens, ...sample.tokens];
         const lossMask = tokens.map((_, column) => (column >= prompt.tokens.length ? 1 : 0));
         examples.push({
           tokens,
           images: prompt.images,
           lossMask,
-          advantages: lossMask.map((mask) => mask * advantage),
+          advantages: Array.from(broadcastOverMask(advantages[position], lossMask)),
           oldLogProbs: [...prompt.tokens.map(() => 0), ...sample.logProbs],
           sampledLogProbs: true,
         });
