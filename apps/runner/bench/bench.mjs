@@ -17,7 +17,7 @@
 //   --start format|sft     the start (default format)
 //   --start-steps <n>      SFT steps of the start (default: format 100, sft 110: 65.5 % on FrozenLake since SFT reads one map per example)
 //   --minutes <n>          minutes of RL per algorithm (default 15)
-//   --algorithm <list>     grpo, grpo-dr (Dr. GRPO), grpo-dynamic (DAPO's dynamic sampling, 3 batches at most), gigpo (GiGPO's step groups), ppo-masked (token-level GAE), ppo-bilevel (default: all but grpo-dynamic and gigpo)
+//   --algorithm <list>     grpo, grpo-dr (Dr. GRPO), grpo-shuffled (scores shuffled within groups: the null control), grpo-dynamic (DAPO's dynamic sampling, 3 batches at most), gigpo (GiGPO's step groups), ppo-masked (token-level GAE), ppo-bilevel (default: all but grpo-dynamic, gigpo and grpo-shuffled)
 //   --set <json>           config overrides merged into every algorithm's phase, e.g. '{"grpo":{"learningRate":3e-4}}'
 //   --eval-every <n>       RL steps between evaluations (default 10)
 //   --out <folder>         where the runs go (default runs/bench-rl)
@@ -53,6 +53,8 @@ const ALGORITHMS = {
   // Plain GRPO: the episode's advantage only (the run config's default estimator is GiGPO).
   grpo: { algorithm: 'grpo', grpo: { advantageEstimator: 'grpo' } },
   'grpo-dr': { algorithm: 'grpo', grpo: { advantageEstimator: 'grpo', normalizeStd: false, aggregation: 'token-sum-norm' } },
+  // The null control: GRPO's update with each group's scores shuffled (noise without signal).
+  'grpo-shuffled': { algorithm: 'grpo', grpo: { advantageEstimator: 'grpo', shuffleScores: true } },
   // DAPO's dynamic sampling: up to 3 batches a step until 16 groups vary.
   'grpo-dynamic': { algorithm: 'grpo', grpo: { advantageEstimator: 'grpo', maxSampledBatches: 3 } },
   // GiGPO (verl-agent): GRPO's episode advantage plus each turn's among the group's turns on the same state.
@@ -102,7 +104,7 @@ const quick = options.quick === true;
 const minutes = Number(options.minutes ?? (quick ? 0.3 : 15));
 const startSteps = Number(options['start-steps'] ?? (quick ? 4 : start === 'format' ? 100 : 110));
 const evalEvery = Number(options['eval-every'] ?? (quick ? 2 : 10));
-const names = (options.algorithm ?? Object.keys(ALGORITHMS).filter((name) => name !== 'grpo-dynamic' && name !== 'gigpo').join(',')).split(',').map((name) => name.trim());
+const names = (options.algorithm ?? Object.keys(ALGORITHMS).filter((name) => !['grpo-dynamic', 'gigpo', 'grpo-shuffled'].includes(name)).join(',')).split(',').map((name) => name.trim());
 for (const name of names) if (!ALGORITHMS[name]) throw new Error(`--algorithm: unknown "${name}"; expected ${Object.keys(ALGORITHMS).join(', ')}`);
 const overrides = options.set === undefined ? {} : JSON.parse(options.set);
 const out = resolve(options.out ?? join(root, 'runs', 'bench-rl'));

@@ -66,12 +66,12 @@ describe('RL settings', () => {
     const defaults = await loadTrainConfig(undefined, {});
     expect(defaults.advantageMask).toBe('loss');
     expect(defaults.sft.demonstrator).toBe('oracle');
-    expect(defaults.grpo).toMatchObject({ rewardVarianceTopP: 1, maxSampledBatches: 1, maskTruncatedEpisodes: false, maxLogprobGap: 1e-3, aggregation: 'token-mean' });
+    expect(defaults.grpo).toMatchObject({ rewardVarianceTopP: 1, maxSampledBatches: 1, maskTruncatedEpisodes: false, maxLogprobGap: 1e-3, aggregation: 'token-mean', shuffleScores: false });
     expect(defaults.episodeStore).toEqual({ trainEvery: 10, evaluations: true, maxMegabytes: 300 });
-    const chosen = await loadTrainConfig(undefined, { advantageMask: 'generated', sft: { demonstrator: 'random' }, grpo: { aggregation: 'token-sum-norm', normalizeStd: false, rewardVarianceTopP: 0.25 } });
+    const chosen = await loadTrainConfig(undefined, { advantageMask: 'generated', sft: { demonstrator: 'random' }, grpo: { aggregation: 'token-sum-norm', normalizeStd: false, rewardVarianceTopP: 0.25, shuffleScores: true } });
     expect(chosen.advantageMask).toBe('generated');
     expect(chosen.sft.demonstrator).toBe('random');
-    expect(chosen.grpo).toMatchObject({ aggregation: 'token-sum-norm', normalizeStd: false, rewardVarianceTopP: 0.25 });
+    expect(chosen.grpo).toMatchObject({ aggregation: 'token-sum-norm', normalizeStd: false, rewardVarianceTopP: 0.25, shuffleScores: true });
     await expect(loadTrainConfig(undefined, { advantageMask: 'all' as never })).rejects.toThrow(/advantageMask/);
     await expect(loadTrainConfig(undefined, { grpo: { rewardVarianceTopP: 0 } })).rejects.toThrow(/rewardVarianceTopP/);
   });

@@ -141,6 +141,8 @@ export const trainConfigSchema = z
         score: z.enum(['success', 'return']).default('success'),
         /** false: Dr. GRPO's advantages (score − group mean, no division by the group's std). */
         normalizeStd: z.boolean().default(true),
+        /** A null control: each group's scores shuffled among its episodes (the update's noise without the reward's signal); GRPO's episode level only. */
+        shuffleScores: z.boolean().default(false),
         skipUniformGroups: z.boolean().default(true),
         /**
          * DAPO's dynamic sampling (verl's filter_groups.max_num_gen_batches): while fewer than

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { colourAt, COLOUR_STEPS_ID, registerColourSteps } from '../test/colour-steps-env';
 import { policyShardLoss, type PolicyExample, type PolicyLossContext } from './losses/policy-loss';
 import { createPolicyEpisodes } from './policy-episodes';
-import { grpoBatch, policyExamples, trainGrpo, variedGroups } from './train-grpo';
+import { grpoBatch, policyExamples, shuffleWithinGroups, trainGrpo, variedGroups } from './train-grpo';
 
 const scratch = mkdtempSync(join(tmpdir(), 'saccade-grpo-'));
 const episodeSettings = { envId: COLOUR_STEPS_ID, view: 'image' as const, historyWindow: 0, maxTurns: 2, maxTokens: 24 };
@@ -80,6 +80,44 @@ describe('grpoBatch', () => {
     const masked = await grpoBatch(capped, cut, { score: 'return', maskTruncatedEpisodes: true });
     expect(masked.examples).toHaveLength(0);
     expect(masked.statistics.maskedTruncatedEpisodes).toBe(4);
+    model.dispose();
+  });
+});
+
+describe('shuffleScores (the null control)', () => {
+  test('shuffles scores only among a group\'s episodes, the same way every time', () => {
+    const keys = ['a', 'a', 'b', 'a', 'b', 'a', 'a', 'b'];
+    const scores = [0, 1, 5, 2, 6, 3, 4, 7];
+    const shuffled = [...scores];
+    shuffleWithinGroups(shuffled, keys);
+    const of = (values: number[], key: string) => values.filter((_, index) => keys[index] === key);
+    expect(of(shuffled, 'a').toSorted()).toEqual([0, 1, 2, 3, 4]);
+    expect(of(shuffled, 'b').toSorted()).toEqual([5, 6, 7]);
+    expect(shuffled).not.toEqual(scores);
+    const again = [...scores];
+    shuffleWithinGroups(again, keys);
+    expect(again).toEqual(shuffled);
+  });
+
+  test("grpoBatch trains each group on its own scores in another order; the batch's statistics are unchanged; GiGPO is refused", async () => {
+    const { model, episodes, batch } = await playThreeGroups();
+    const plain = await grpoBatch(episodes, batch, { score: 'return' });
+    const control = await grpoBatch(episodes, batch, { score: 'return', shuffleScores: true });
+    expect(control.statistics).toEqual(plain.statistics);
+    const byGroup = (used: typeof plain.used) => {
+      const groups: Record<string, typeof plain.used> = {};
+      for (const episode of used) (groups[episode.trajectory.groupId!] ??= []).push(episode);
+      return groups;
+    };
+    const plainGroups = byGroup(plain.used);
+    const controlGroups = byGroup(control.used);
+    for (const [group, members] of Object.entries(controlGroups)) {
+      expect(members!.map((episode) => episode.score).toSorted()).toEqual(plainGroups[group]!.map((episode) => episode.score).toSorted());
+    }
+    // Each episode's advantage follows the score it was given, not what it did.
+    const means: Record<string, number> = { 's0-0': 1, 's0-1': 0.5, 's0-2': 1 };
+    for (const episode of control.used) expect(Math.sign(episode.advantage ?? 0)).toBe(Math.sign(episode.score! - means[episode.trajectory.groupId!]!));
+    await expect(grpoBatch(episodes, batch, { shuffleScores: true, advantageEstimator: 'gigpo' })).rejects.toThrow(/shuffleScores is a control for GRPO/);
     model.dispose();
   });
 });

@@ -50,6 +50,13 @@ export interface TrainGrpoSettings extends PolicyPhaseSettings {
    * acted on the same state (computeGigpoStepAdvantages).
    */
   advantageEstimator?: 'grpo' | 'gigpo';
+  /**
+   * A null control: each group's scores are shuffled among its episodes before the advantages, so
+   * the update has GRPO's advantages in size and sign but none of their link to what an episode
+   * did. A change the control also makes comes from the update's noise, not from the reward
+   * (the random-reward baseline). Deterministic per group. Default false.
+   */
+  shuffleScores?: boolean;
   /** GiGPO's ω (default 1). */
   stepAdvantageWeight?: number;
   /** GiGPO's γ for the turns' discounted returns (default 0.95). */
@@ -188,7 +195,7 @@ function firstVariedGroups(batch: PlayedBatch, varied: readonly string[], prompt
 /** What GRPO's advantages depend on. */
 export type GrpoAdvantageSettings = Pick<
   TrainGrpoSettings,
-  'score' | 'normalizeStd' | 'skipUniformGroups' | 'rewardVarianceTopP' | 'maskTruncatedEpisodes' | 'advantageEstimator' | 'stepAdvantageWeight' | 'stepDiscount' | 'stepAnchor'
+  'score' | 'shuffleScores' | 'normalizeStd' | 'skipUniformGroups' | 'rewardVarianceTopP' | 'maskTruncatedEpisodes' | 'advantageEstimator' | 'stepAdvantageWeight' | 'stepDiscount' | 'stepAnchor'
 >;
 
 /** How a rollout batch's groups fared in GRPO's selection (rollout-end metrics). */
@@ -232,8 +239,10 @@ export async function grpoBatch(
     return groupNumbers.get(key)!;
   });
   const scores = trajectories.map((trajectory) => episodeScore(trajectory, settings.score));
+  if (settings.shuffleScores) shuffleWithinGroups(scores, trajectories.map((trajectory) => trajectory.groupId ?? trajectory.id));
   const advantages = computeGrpoAdvantages({ scores, groupIds, normalizeStd: settings.normalizeStd ?? true });
   const steps = (settings.advantageEstimator ?? 'grpo') === 'gigpo' ? stepLevel(trajectories, groupIds, settings) : undefined;
+  if (steps && settings.shuffleScores) throw new RangeError('shuffleScores is a control for GRPO\'s episode scores; GiGPO\'s step level reads the turns\' rewards, which it would leave unshuffled: use advantageEstimator grpo.');
   const groupScores = new Map<number, number[]>();
   trajectories.forEach((_, index) => groupScores.set(groupIds[index]!, [...(groupScores.get(groupIds[index]!) ?? []), scores[index]!]));
   const spread = new Map([...groupScores].map(([group, values]) => [group, standardDeviation(values)]));
@@ -294,6 +303,21 @@ export async function grpoBatch(
       ...(steps ? { stepGroupSize: steps.groupSize, variedStepGroups: steps.varied } : {}),
     },
   };
+}
+
+/** Shuffles `scores` in place among the entries of each group (Fisher–Yates, seeded by the group's key). */
+export function shuffleWithinGroups(scores: number[], groupKeys: readonly string[]): void {
+  const members = new Map<string, number[]>();
+  groupKeys.forEach((key, index) => members.set(key, [...(members.get(key) ?? []), index]));
+  for (const [key, indices] of members) {
+    const rng = createRng(`shuffle-scores:${key}`);
+    const values = indices.map((index) => scores[index]!);
+    for (let last = values.length - 1; last > 0; last--) {
+      const pick = Math.floor(rng.next() * (last + 1));
+      [values[last], values[pick]] = [values[pick]!, values[last]!];
+    }
+    indices.forEach((index, position) => (scores[index] = values[position]!));
+  }
 }
 
 /** GiGPO's step level over a batch's played episodes: each turn's advantage among the group's turns on the same state. */
