@@ -156,9 +156,15 @@ const depthBlock = 64;
  * row-major, over depths [p0, p0 + depth), adding to C when `acc`.
  */
 function productBlock(a: usize, aRow: usize, aDepth: usize, b: usize, c: usize, m: i32, depth: i32, n: i32, acc: bool): void {
-  const k = depth;
-  const bRow = <usize>n << 2;
-  const cRow = <usize>n << 2;
+  stridedProduct(a, aRow, aDepth, b, <usize>n << 2, c, <usize>n << 2, m, depth, n, acc);
+}
+
+/**
+ * C = op(A)·B, A element (i, p) at a + i·aRow + p·aDepth, B row p at b + p·bRow, C row i at
+ * c + i·cRow (bytes), adding to C when `acc`: rows of B and C may be strided (attention reads
+ * its heads in place in the fused q | k | v rows).
+ */
+function stridedProduct(a: usize, aRow: usize, aDepth: usize, b: usize, bRow: usize, c: usize, cRow: usize, m: i32, k: i32, n: i32, acc: bool): void {
   let j = 0;
   // Column panels of B outermost: a k × 8 panel stays in L1 while every row block streams past.
   for (; j + 8 <= n; j += 8) {
@@ -755,4 +761,337 @@ export function smoothMaxStemGrad(pixels: usize, weight: usize, bias: usize, dy:
 @inline function accumulate(address: usize, value: v128): void {
   v128.store(address, f64x2.add(v128.load(address), f64x2.promote_low_f32x4(value)));
   v128.store(address, f64x2.add(v128.load(address, 16), f64x2.promote_low_f32x4(i32x4.shuffle(value, value, 2, 3, 0, 1))), 16);
+}
+
+// Fused multi-head attention, forward and backward in one kernel each, on the rows of a fused
+// q | k | v projection: qkv is [batch·length, 3·d], d = heads·size, head h's columns
+// h·size…(h+1)·size of each third; the output (the context) [batch·length, d] with the same head
+// columns, so neither the heads' split nor their merge is a transpose in memory. Per batch item
+// and head, in tiles of four queries:
+//   s = (q·scale)·kᵀ + bias,  p = softmax(s) over keys,  out = p·v,
+// the scaled q rounded to floats first, as the ops do. The scores exist for one tile at a time
+// (forward) or one head at a time (backward), never for the whole batch.
+//
+// Masks: `bias` is [length, length] per batch item (biasStride floats apart; 0 shares one). A key
+// whose bias is ≤ −1e8 is masked: its e^(s − max) underflows to exactly 0 in floats whenever the
+// row has an unmasked key (the scores are nowhere near 1e8), so the keys after a row's last
+// unmasked key are skipped, not computed: a causal mask costs half the products. A row with
+// every key masked is computed over all its keys, literally, as the ops do. The forward keeps
+// each row's max and Σ e (stats [batch, heads, length, 2]); the backward recomputes p from them
+// bit for bit.
+
+const MASK_LIMIT: f32 = -1e8;
+
+/** e^y for four lanes, exactly 0 below −87.3 (a masked score), as the stock Exp underflows. */
+@inline function expOrZero(y: v128): v128 {
+  return v128.andnot(expLanes(y), f32x4.lt(y, f32x4.splat(-87.3)));
+}
+
+@inline function laneSum(v: v128): f32 {
+  return f32x4.extract_lane(v, 0) + f32x4.extract_lane(v, 1) + (f32x4.extract_lane(v, 2) + f32x4.extract_lane(v, 3));
+}
+
+@inline function laneMax(v: v128): f32 {
+  return max(max(f32x4.extract_lane(v, 0), f32x4.extract_lane(v, 1)), max(f32x4.extract_lane(v, 2), f32x4.extract_lane(v, 3)));
+}
+
+/** ends[i] = 1 + the last key row i does not mask; `length` for a row that masks every key. */
+function rowEnds(hasBias: bool, bias: usize, length: i32, ends: usize): void {
+  for (let i = 0; i < length; i++) {
+    let end = length;
+    if (hasBias) {
+      const row = bias + ((<usize>i * <usize>length) << 2);
+      let j = length - 1;
+      while (j >= 0 && load<f32>(row + (<usize>j << 2)) <= MASK_LIMIT) j--;
+      end = j < 0 ? length : j + 1;
+    }
+    store<i32>(ends + (<usize>i << 2), end);
+  }
+}
+
+/** Fills floats [from, to) of a row with zeros. */
+@inline function zeroFloats(row: usize, from: i32, to: i32): void {
+  let j = from;
+  for (; j + 4 <= to; j += 4) v128.store(row + (<usize>j << 2), f32x4.splat(0));
+  for (; j < to; j++) store<f32>(row + (<usize>j << 2), 0);
+}
+
+/** target[i, p] = q[i, p]·scale and kT[p, i] = k[i, p] for one head (rows `rowBytes` apart). */
+function gatherHead(rows: usize, rowBytes: usize, length: i32, size: i32, scale: f32, target: usize, transposeFrom: usize, transposed: usize): void {
+  const factor = f32x4.splat(scale);
+  const lengthBytes = <usize>length << 2;
+  for (let i = 0; i < length; i++) {
+    const source = rows + <usize>i * rowBytes;
+    const out = target + ((<usize>i * <usize>size) << 2);
+    let p = 0;
+    for (; p + 4 <= size; p += 4) v128.store(out + (<usize>p << 2), f32x4.mul(v128.load(source + (<usize>p << 2)), factor));
+    for (; p < size; p++) store<f32>(out + (<usize>p << 2), load<f32>(source + (<usize>p << 2)) * scale);
+    const keys = transposeFrom + <usize>i * rowBytes;
+    for (p = 0; p < size; p++) store<f32>(transposed + <usize>p * lengthBytes + (<usize>i << 2), load<f32>(keys + (<usize>p << 2)));
+  }
+}
+
+/** kT[p, i] = k[i, p] for one head. */
+function transposeHead(rows: usize, rowBytes: usize, length: i32, size: i32, transposed: usize): void {
+  const lengthBytes = <usize>length << 2;
+  for (let i = 0; i < length; i++) {
+    const source = rows + <usize>i * rowBytes;
+    for (let p = 0; p < size; p++) store<f32>(transposed + <usize>p * lengthBytes + (<usize>i << 2), load<f32>(source + (<usize>p << 2)));
+  }
+}
+
+/**
+ * One row of scores s[0…end) (bias added) to probabilities in place, zeros in [end, to); writes
+ * the row's max and Σ e to stat (two floats). `recompute`: take max and Σ e from stat instead.
+ */
+@inline function softmaxRow(s: usize, biasRow: usize, hasBias: bool, end: i32, to: i32, stat: usize, recompute: bool): void {
+  let j = 0;
+  let largest: f32 = load<f32>(stat);
+  if (!recompute) {
+    let top = f32x4.splat(-Infinity);
+    for (; j + 4 <= end; j += 4) {
+      const at = <usize>j << 2;
+      let x = v128.load(s + at);
+      if (hasBias) x = f32x4.add(x, v128.load(biasRow + at));
+      v128.store(s + at, x);
+      top = f32x4.max(top, x);
+    }
+    largest = laneMax(top);
+    for (; j < end; j++) {
+      const at = <usize>j << 2;
+      let x = load<f32>(s + at);
+      if (hasBias) x += load<f32>(biasRow + at);
+      store<f32>(s + at, x);
+      largest = max(largest, x);
+    }
+  } else if (hasBias) {
+    for (; j + 4 <= end; j += 4) {
+      const at = <usize>j << 2;
+      v128.store(s + at, f32x4.add(v128.load(s + at), v128.load(biasRow + at)));
+    }
+    for (; j < end; j++) {
+      const at = <usize>j << 2;
+      store<f32>(s + at, load<f32>(s + at) + load<f32>(biasRow + at));
+    }
+  }
+  const shift = f32x4.splat(largest);
+  let total: f32 = load<f32>(stat, 4);
+  if (!recompute) {
+    let sums = f32x4.splat(0);
+    j = 0;
+    for (; j + 4 <= end; j += 4) {
+      const at = <usize>j << 2;
+      const e = expOrZero(f32x4.sub(v128.load(s + at), shift));
+      v128.store(s + at, e);
+      sums = f32x4.add(sums, e);
+    }
+    total = laneSum(sums);
+    for (; j < end; j++) {
+      const at = <usize>j << 2;
+      const e = f32x4.extract_lane(expOrZero(f32x4.splat(load<f32>(s + at) - largest)), 0);
+      store<f32>(s + at, e);
+      total += e;
+    }
+    store<f32>(stat, largest);
+    store<f32>(stat, total, 4);
+  } else {
+    j = 0;
+    for (; j + 4 <= end; j += 4) {
+      const at = <usize>j << 2;
+      v128.store(s + at, expOrZero(f32x4.sub(v128.load(s + at), shift)));
+    }
+    for (; j < end; j++) {
+      const at = <usize>j << 2;
+      store<f32>(s + at, f32x4.extract_lane(expOrZero(f32x4.splat(load<f32>(s + at) - largest)), 0));
+    }
+  }
+  const divisor = f32x4.splat(total);
+  j = 0;
+  for (; j + 4 <= end; j += 4) {
+    const at = <usize>j << 2;
+    v128.store(s + at, f32x4.div(v128.load(s + at), divisor));
+  }
+  for (; j < end; j++) {
+    const at = <usize>j << 2;
+    store<f32>(s + at, load<f32>(s + at) / total);
+  }
+  zeroFloats(s, end, to);
+}
+
+/** The largest of ends[from…from+count). */
+@inline function tileEnd(ends: usize, from: i32, count: i32): i32 {
+  let n = 0;
+  for (let r = 0; r < count; r++) n = max(n, load<i32>(ends + (<usize>(from + r) << 2)));
+  return n;
+}
+
+/**
+ * Forward: out [batch·length, d] and stats [batch, heads, length, 2] from qkv (see above).
+ * scratch: length ints, then 2·length·size + 4·length floats.
+ */
+export function attention(
+  qkv: usize,
+  bias: usize,
+  out: usize,
+  stats: usize,
+  scratch: usize,
+  batch: i32,
+  length: i32,
+  heads: i32,
+  size: i32,
+  hasBias: bool,
+  biasStride: i32,
+  scale: f32,
+): void {
+  const d = heads * size;
+  const qkvRow = (<usize>d * 3) << 2;
+  const outRow = <usize>d << 2;
+  const lengthBytes = <usize>length << 2;
+  const headBytes = (<usize>length * <usize>size) << 2;
+  const ends = scratch;
+  const q = ends + lengthBytes;
+  const kT = q + headBytes;
+  const tile = kT + headBytes;
+  for (let b = 0; b < batch; b++) {
+    const biasItem = bias + ((<usize>b * <usize>biasStride) << 2);
+    if (b === 0 || biasStride !== 0) rowEnds(hasBias, biasItem, length, ends);
+    const rows = qkv + <usize>b * <usize>length * qkvRow;
+    for (let h = 0; h < heads; h++) {
+      const head = (<usize>h * <usize>size) << 2;
+      gatherHead(rows + head, qkvRow, length, size, scale, q, rows + outRow + head, kT);
+      const values = rows + 2 * outRow + head;
+      const stat = stats + ((<usize>(b * heads + h) * <usize>length) << 3);
+      for (let i0 = 0; i0 < length; i0 += 4) {
+        const m = min(4, length - i0);
+        const n = tileEnd(ends, i0, m);
+        stridedProduct(q + ((<usize>i0 * <usize>size) << 2), <usize>size << 2, 4, kT, lengthBytes, tile, lengthBytes, m, size, n, false);
+        for (let r = 0; r < m; r++) {
+          const i = i0 + r;
+          softmaxRow(tile + <usize>r * lengthBytes, biasItem + <usize>i * lengthBytes, hasBias, load<i32>(ends + (<usize>i << 2)), n, stat + (<usize>i << 3), false);
+        }
+        stridedProduct(tile, lengthBytes, 4, values, qkvRow, out + (<usize>b * <usize>length + <usize>i0) * outRow + head, outRow, m, n, size, false);
+      }
+    }
+  }
+}
+
+/**
+ * Backward: dqkv [batch·length, 3·d] (every float written) from qkv, bias, stats and dy (the
+ * output's gradient). scratch: length + 2·⌈length/4⌉ ints, then 3·length·size + 2·length² floats.
+ * dS = p·dP − (Σ p·dP)·p (tfjs's softmax gradient), dq = scale·dS·k, dk = dSᵀ·(q·scale), dv = pᵀ·dy.
+ */
+export function attentionGrad(
+  qkv: usize,
+  bias: usize,
+  dy: usize,
+  stats: usize,
+  dqkv: usize,
+  scratch: usize,
+  batch: i32,
+  length: i32,
+  heads: i32,
+  size: i32,
+  hasBias: bool,
+  biasStride: i32,
+  scale: f32,
+): void {
+  const d = heads * size;
+  const qkvRow = (<usize>d * 3) << 2;
+  const outRow = <usize>d << 2;
+  const lengthBytes = <usize>length << 2;
+  const headBytes = (<usize>length * <usize>size) << 2;
+  const tiles = (length + 3) >> 2;
+  const ends = scratch;
+  const tileEnds = ends + lengthBytes;
+  const starts = tileEnds + (<usize>tiles << 2);
+  const q = starts + (<usize>tiles << 2);
+  const kT = q + headBytes;
+  const vT = kT + headBytes;
+  const probabilities = vT + headBytes;
+  const dScores = probabilities + <usize>length * lengthBytes;
+  const factor = f32x4.splat(scale);
+  for (let b = 0; b < batch; b++) {
+    const biasItem = bias + ((<usize>b * <usize>biasStride) << 2);
+    if (b === 0 || biasStride !== 0) {
+      rowEnds(hasBias, biasItem, length, ends);
+      for (let t = 0; t < tiles; t++) store<i32>(tileEnds + (<usize>t << 2), tileEnd(ends, t << 2, min(4, length - (t << 2))));
+      // Key tile t is read by the query tiles from the first one whose scores reach it (the rows
+      // before only have exact zeros there).
+      for (let t = 0; t < tiles; t++) {
+        let first = 0;
+        while (first < tiles && load<i32>(tileEnds + (<usize>first << 2)) <= t << 2) first++;
+        store<i32>(starts + (<usize>t << 2), min(first << 2, length));
+      }
+    }
+    const rows = qkv + <usize>b * <usize>length * qkvRow;
+    const gradients = dqkv + <usize>b * <usize>length * qkvRow;
+    const dOut = dy + <usize>b * <usize>length * outRow;
+    for (let h = 0; h < heads; h++) {
+      const head = (<usize>h * <usize>size) << 2;
+      const keys = rows + outRow + head;
+      const values = rows + 2 * outRow + head;
+      gatherHead(rows + head, qkvRow, length, size, scale, q, keys, kT);
+      transposeHead(values, qkvRow, length, size, vT);
+      const stat = stats + ((<usize>(b * heads + h) * <usize>length) << 3);
+      for (let i0 = 0; i0 < length; i0 += 4) {
+        const m = min(4, length - i0);
+        const n = load<i32>(tileEnds + (<usize>(i0 >> 2) << 2));
+        const pTile = probabilities + <usize>i0 * lengthBytes;
+        const dTile = dScores + <usize>i0 * lengthBytes;
+        stridedProduct(q + ((<usize>i0 * <usize>size) << 2), <usize>size << 2, 4, kT, lengthBytes, pTile, lengthBytes, m, size, n, false);
+        stridedProduct(dOut + <usize>i0 * outRow + head, outRow, 4, vT, lengthBytes, dTile, lengthBytes, m, size, n, false);
+        for (let r = 0; r < m; r++) {
+          const i = i0 + r;
+          const end = load<i32>(ends + (<usize>i << 2));
+          const p = pTile + <usize>r * lengthBytes;
+          const ds = dTile + <usize>r * lengthBytes;
+          softmaxRow(p, biasItem + <usize>i * lengthBytes, hasBias, end, length, stat + (<usize>i << 3), true);
+          let sums = f32x4.splat(0);
+          let j = 0;
+          for (; j + 4 <= end; j += 4) {
+            const at = <usize>j << 2;
+            const product = f32x4.mul(v128.load(ds + at), v128.load(p + at));
+            v128.store(ds + at, product);
+            sums = f32x4.add(sums, product);
+          }
+          let total = laneSum(sums);
+          for (; j < end; j++) {
+            const at = <usize>j << 2;
+            const product = load<f32>(ds + at) * load<f32>(p + at);
+            store<f32>(ds + at, product);
+            total += product;
+          }
+          const dot = f32x4.splat(total);
+          j = 0;
+          for (; j + 4 <= end; j += 4) {
+            const at = <usize>j << 2;
+            v128.store(ds + at, f32x4.sub(v128.load(ds + at), f32x4.mul(dot, v128.load(p + at))));
+          }
+          for (; j < end; j++) {
+            const at = <usize>j << 2;
+            store<f32>(ds + at, load<f32>(ds + at) - total * load<f32>(p + at));
+          }
+          zeroFloats(ds, end, length);
+        }
+        // dq = (dS·k)·scale for the tile's rows.
+        const dq = gradients + <usize>i0 * qkvRow + head;
+        stridedProduct(dTile, lengthBytes, 4, keys, qkvRow, dq, qkvRow, m, n, size, false);
+        for (let r = 0; r < m; r++) {
+          const row = dq + <usize>r * qkvRow;
+          let p = 0;
+          for (; p + 4 <= size; p += 4) v128.store(row + (<usize>p << 2), f32x4.mul(v128.load(row + (<usize>p << 2)), factor));
+          for (; p < size; p++) store<f32>(row + (<usize>p << 2), load<f32>(row + (<usize>p << 2)) * scale);
+        }
+      }
+      for (let j0 = 0; j0 < length; j0 += 4) {
+        const m = min(4, length - j0);
+        const i0 = load<i32>(starts + (<usize>(j0 >> 2) << 2));
+        const depth = length - i0;
+        const at = <usize>i0 * lengthBytes + (<usize>j0 << 2);
+        const target = gradients + <usize>j0 * qkvRow + head;
+        stridedProduct(probabilities + at, 4, lengthBytes, dOut + <usize>i0 * outRow + head, outRow, target + 2 * outRow, qkvRow, m, depth, size, false);
+        stridedProduct(dScores + at, 4, lengthBytes, q + ((<usize>i0 * <usize>size) << 2), <usize>size << 2, target + outRow, qkvRow, m, depth, size, false);
+      }
+    }
+  }
 }

@@ -10,4 +10,5 @@ export { gatherLogProbs } from './gather-log-probs.js';
 export { entropyFromLogits } from './entropy-from-logits.js';
 export { gelu, geluElementwise } from './gelu.js';
 export { smoothMaxStem, smoothMaxStemOps, type SmoothMaxStemOptions } from './smooth-max-stem.js';
+export { fusedAttention, fusedAttentionOps, type FusedAttentionShape } from './fused-attention.js';
 export { FusedAdamOptimizer, fusedAdamAvailable } from './fused-adam.js';

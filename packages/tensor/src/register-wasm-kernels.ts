@@ -6,6 +6,7 @@ import { conv2DBackpropFilterConfig } from './kernels/conv2d-backprop-filter.js'
 import { conv2DBackpropInputConfig } from './kernels/conv2d-backprop-input.js';
 import { depthwiseConv2dNativeBackpropFilterConfig } from './kernels/depthwise-conv2d-backprop-filter.js';
 import { depthwiseConv2dNativeBackpropInputConfig } from './kernels/depthwise-conv2d-backprop-input.js';
+import { fusedAttentionConfig, fusedAttentionGradConfig } from './kernels/fused-attention.js';
 import { gatherV2Config } from './kernels/gather-v2.js';
 import { geluConfig, geluGradConfig } from './kernels/gelu.js';
 import { identityConfig } from './kernels/identity.js';
@@ -28,6 +29,8 @@ export const wasmKernelConfigs: readonly KernelConfig[] = [
   conv2DBackpropInputConfig,
   depthwiseConv2dNativeBackpropFilterConfig,
   depthwiseConv2dNativeBackpropInputConfig,
+  fusedAttentionConfig,
+  fusedAttentionGradConfig,
   gatherV2Config,
   geluConfig,
   geluGradConfig,

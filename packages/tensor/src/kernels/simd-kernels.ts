@@ -8,7 +8,8 @@ import type { WasmBackend } from './wasm-backend.js';
  * Saccade's own SIMD kernels (assembly/simd-kernels.ts, AssemblyScript compiled to wasm by
  * `asc --enable simd` when the package builds, into dist/simd-kernels.wasm): batched products,
  * sums over leading axes, tanh, GELU and its gradient, Adam's update, broadcast add, subtract
- * and multiply, and the pixel stem with smooth-max pooling and its gradient. The module is instantiated on the wasm backend's own
+ * and multiply, the pixel stem with smooth-max pooling and its gradient, and fused multi-head
+ * attention and its gradient. The module is instantiated on the wasm backend's own
  * WebAssembly.Memory, so it reads the operands and writes the results in place on the backend's
  * heap: no copies. That is safe because the module has no
  * data segment, no start function and no global that lives in memory (checked here before
@@ -43,6 +44,8 @@ interface SimdExports {
   adam(...args: number[]): void;
   smoothMaxStem(pixels: number, weight: number, bias: number, out: number, count: number, side: number, pool: number, channels: number, beta: number, logPool: number): void;
   smoothMaxStemGrad(...args: number[]): void;
+  attention(...args: number[]): void;
+  attentionGrad(...args: number[]): void;
 }
 
 type BinaryExport = (a: number, b: number, out: number, rows: number, cols: number, aMode: number, bMode: number) => void;
@@ -382,4 +385,69 @@ export function runSimdSmoothMaxStemGrad(backend: WasmBackend, stem: SimdStem, a
     wasm._free(scratch);
   }
   return true;
+}
+
+/** Where a fused attention's operands lie on the heap, and its sizes (see `attention` in assembly/simd-kernels.ts). */
+export interface SimdAttention {
+  /** [batch·length, 3·heads·size]: q | k | v, heads side by side in each. */
+  qkv: number;
+  /** [length, length] per batch item, `biasStride` floats apart (0: one for all); undefined: none. */
+  bias: number | undefined;
+  biasStride: number;
+  /** [batch, heads, length, 2]: each row's max and Σ e. */
+  stats: number;
+  batch: number;
+  length: number;
+  heads: number;
+  size: number;
+  scale: number;
+}
+
+function withScratch<T>(backend: WasmBackend, bytes: number, run: (scratch: number) => T): T | undefined {
+  const wasm = (backend as unknown as BackendMemory).wasm;
+  if (!wasm._malloc || !wasm._free) return undefined;
+  const scratch = wasm._malloc(bytes);
+  if (scratch === 0) throw new Error('wasm heap: out of memory');
+  try {
+    return run(scratch);
+  } finally {
+    wasm._free(scratch);
+  }
+}
+
+/**
+ * Attention's context [batch·length, heads·size] to `out` and each row's softmax stats to
+ * `attention.stats`; false (nothing written) when unavailable. Its scratch (one head's scaled
+ * queries, transposed keys and a tile of scores) is malloced from the backend's heap for the call.
+ */
+export function runSimdAttention(backend: WasmBackend, attention: SimdAttention, out: number): boolean {
+  const kernels = instanceFor(backend);
+  if (!kernels) return false;
+  const { length, size } = attention;
+  const bytes = 4 * (length + 2 * length * size + 4 * length);
+  return (
+    withScratch(backend, bytes, (scratch) => {
+      kernels.attention(attention.qkv, attention.bias ?? 0, out, attention.stats, scratch, attention.batch, length, attention.heads, size, attention.bias === undefined ? 0 : 1, attention.biasStride, attention.scale);
+      return true;
+    }) ?? false
+  );
+}
+
+/**
+ * The gradient of Σ dy·attention(qkv) with respect to qkv, to `dqkv` ([batch·length, 3·heads·size]);
+ * false (nothing written) when unavailable. Its scratch (one head's probabilities and score
+ * gradients, length² floats each) is malloced from the backend's heap for the call.
+ */
+export function runSimdAttentionGrad(backend: WasmBackend, attention: SimdAttention, at: { dy: number; dqkv: number }): boolean {
+  const kernels = instanceFor(backend);
+  if (!kernels) return false;
+  const { length, size } = attention;
+  const tiles = Math.ceil(length / 4);
+  const bytes = 4 * (length + 2 * tiles + 3 * length * size + 2 * length * length);
+  return (
+    withScratch(backend, bytes, (scratch) => {
+      kernels.attentionGrad(attention.qkv, attention.bias ?? 0, at.dy, attention.stats, at.dqkv, scratch, attention.batch, length, attention.heads, size, attention.bias === undefined ? 0 : 1, attention.biasStride, attention.scale);
+      return true;
+    }) ?? false
+  );
 }
