@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { gelu } from '@saccade/tensor';
+import { fusedAttention, gelu } from '@saccade/tensor';
 
 /** Looks up a weight by its logical name; the model passes its own map. */
 export type WeightLookup = (name: string) => tf.Tensor;
@@ -69,6 +69,9 @@ export interface AttentionOutput {
 /**
  * Multi-head self-attention over whole sequences. `bias` is added to the scores (broadcast to
  * [batch, heads, length, length]): 0 where a query may look, a large negative number elsewhere.
+ * The attention itself is @saccade/tensor's `fusedAttention` on the fused q | k | v projection
+ * (one kernel each way on wasm). The keys and values for a KV cache are split into heads only when
+ * read (getters, computed once, in the caller's scope): a training step never reads them.
  */
 export function selfAttention(
   x: tf.Tensor2D,
@@ -78,16 +81,24 @@ export function selfAttention(
   bias: tf.Tensor | undefined,
 ): AttentionOutput {
   const qkv = linear(x, weight(`${prefix}.qkv.weight`), weight(`${prefix}.qkv.bias`));
-  const [q, k, v] = tf.split(qkv, 3, 1) as [tf.Tensor2D, tf.Tensor2D, tf.Tensor2D];
-  const headDimension = (x.shape[1] ?? 0) / shape.heads;
-  // Scaling q ([rows, d]) is cheaper than scaling the scores ([rows, length]).
-  const queries = splitHeads(tf.mul(q, 1 / Math.sqrt(headDimension)), shape);
-  const keys = splitHeads(k, shape);
-  const values = splitHeads(v, shape);
-  const scores = tf.matMul(queries, keys, false, true);
-  const probabilities = tf.softmax(bias ? tf.add(scores, bias) : scores);
-  const context = mergeHeads(tf.matMul(probabilities, values), shape);
-  return { output: linear(context, weight(`${prefix}.output.weight`), weight(`${prefix}.output.bias`)), keys, values };
+  const context = fusedAttention(qkv, bias, shape);
+  const output = linear(context, weight(`${prefix}.output.weight`), weight(`${prefix}.output.bias`));
+  const width = x.shape[1] ?? 0;
+  let cache: { keys: tf.Tensor4D; values: tf.Tensor4D } | undefined;
+  const heads = () =>
+    (cache ??= {
+      keys: splitHeads(tf.slice(qkv, [0, width], [-1, width]), shape),
+      values: splitHeads(tf.slice(qkv, [0, 2 * width], [-1, width]), shape),
+    });
+  return {
+    output,
+    get keys() {
+      return heads().keys;
+    },
+    get values() {
+      return heads().values;
+    },
+  };
 }
 
 export function mlp(x: tf.Tensor2D, weight: WeightLookup, prefix: string): tf.Tensor2D {
@@ -109,7 +120,16 @@ export function transformerBlock(
   const afterAttention = tf.add(x, attention.output);
   const normed2 = layerNorm(afterAttention, weight(`${prefix}.norm2.gain`), weight(`${prefix}.norm2.bias`), epsilon);
   const output = tf.add(afterAttention, mlp(normed2 as tf.Tensor2D, weight, `${prefix}.mlp`));
-  return { output: output as tf.Tensor2D, keys: attention.keys, values: attention.values };
+  return {
+    output: output as tf.Tensor2D,
+    // Read through, so that the heads are split only for a KV cache.
+    get keys() {
+      return attention.keys;
+    },
+    get values() {
+      return attention.values;
+    },
+  };
 }
 
 /**
