@@ -19,6 +19,13 @@ for entry in spec["weights"]:
 w = weights
 d, heads, eps = config["modelDimension"], config["headCount"], config["layerNormEpsilon"]
 grid = config["imageSize"] // config["patchSize"]
+# The grouped config (vision.grid: {layers, cellPatches}); checkpoints before it were flat.
+vision = config.get("vision") or {}
+grid_layers = (vision.get("grid") or {}).get("layers", config.get("gridLayers", 0))
+grid_merge = (vision.get("grid") or {}).get("cellPatches", config.get("gridMerge", 1))
+unsupported = [key for key in ("stem", "readout") if vision.get(key)] + (["pointer"] if vision.get("pointer") else []) + (["spatialMerge"] if vision.get("spatialMerge", 1) != 1 else [])
+if unsupported:
+    sys.exit(f"torch-peer.py: the peer does not implement vision.{', vision.'.join(unsupported)}; bench a config without them")
 
 tokens = torch.tensor(spec["tokens"], dtype=torch.long)
 B, T = tokens.shape
@@ -52,11 +59,11 @@ causal = torch.triu(torch.full((T, T), -1e9), diagonal=1)
 
 def grid_propagation(x, n):
     """Local layers over cells of gridMerge × gridMerge patches (grid-propagation.ts)."""
-    m = config["gridMerge"]
+    m = grid_merge
     c = grid // m
     cells = x.reshape(n * c, m, c, m * d).transpose(1, 2).reshape(n * c * c, m * m * d)
     h = cells @ w["grid.input.weight"] + w["grid.input.bias"]
-    for layer in range(config["gridLayers"]):
+    for layer in range(grid_layers):
         p = f"grid.{layer}"
         g = ln(h, f"{p}.norm").reshape(n, c, c, d)
         padded = F.pad(g, (0, 0, 1, 1, 1, 1))
@@ -78,7 +85,7 @@ def loss_fn():
     for layer in range(config["encoderLayers"]):
         x = block(x, f"encoder.{layer}", n, per, None)
     features = ln(x, "image.outputNorm")
-    if config.get("gridLayers", 0) > 0:
+    if grid_layers > 0:
         features = grid_propagation(features, n)
     table = torch.cat([torch.zeros(1, d), features], 0)
     positions = torch.arange(T).repeat(B)
