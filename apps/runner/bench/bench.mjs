@@ -20,6 +20,8 @@
 //   --algorithm <list>     grpo, grpo-dr (Dr. GRPO), grpo-shuffled (scores shuffled within groups: the null control), grpo-dynamic (DAPO's dynamic sampling, 3 batches at most), gigpo (GiGPO's step groups), ppo-masked (token-level GAE), ppo-bilevel (default: all but grpo-dynamic, gigpo and grpo-shuffled)
 //   --set <json>           config overrides merged into every algorithm's phase, e.g. '{"grpo":{"learningRate":3e-4}}'
 //   --eval-every <n>       RL steps between evaluations (default 10)
+//   --eval-sampling <json> a sampled evaluation beside each greedy one, start included (the run config's evalSampling),
+//                          e.g. '{"temperature":0.7,"samples":4}': adds sampledSuccess (mean@n) to the curve and the results
 //   --out <folder>         where the runs go (default runs/bench-rl)
 //   --reuse-start          keep the start run already in --out when its config is the same (the start is deterministic)
 //   --quick                a smoke run: 8 held-out seeds, 4 SFT steps, 0.3 minutes
@@ -106,7 +108,8 @@ const startSteps = Number(options['start-steps'] ?? (quick ? 4 : start === 'form
 const evalEvery = Number(options['eval-every'] ?? (quick ? 2 : 10));
 const names = (options.algorithm ?? Object.keys(ALGORITHMS).filter((name) => !['grpo-dynamic', 'gigpo', 'grpo-shuffled'].includes(name)).join(',')).split(',').map((name) => name.trim());
 for (const name of names) if (!ALGORITHMS[name]) throw new Error(`--algorithm: unknown "${name}"; expected ${Object.keys(ALGORITHMS).join(', ')}`);
-const overrides = options.set === undefined ? {} : JSON.parse(options.set);
+const evalSampling = options['eval-sampling'] === undefined ? undefined : JSON.parse(options['eval-sampling']);
+const overrides = merge(options.set === undefined ? {} : JSON.parse(options.set), evalSampling ? { evalSampling } : {});
 const out = resolve(options.out ?? join(root, 'runs', 'bench-rl'));
 const tag = `${options.recipe ?? envId.replace(/[^\w.-]+/g, '-')}-${start}`;
 mkdirSync(out, { recursive: true });
@@ -124,6 +127,7 @@ const startConfig = merge(recipe, {
   seeds: quick ? { eval: { start: 0, count: 8 }, train: { start: 10000, count: 200 } } : { eval: { start: 0, count: 200 } },
   algorithm: 'sft',
   sft: { steps: startSteps, evalEvery: startSteps, demonstrator: start === 'format' ? 'random' : 'oracle', timeLimitSeconds: 3600 },
+  ...(evalSampling ? { evalSampling } : {}),
 });
 const startFolder = join(out, startConfig.name);
 const configPath = join(out, `${startConfig.name}.yaml`);
@@ -150,7 +154,10 @@ for (const name of names) {
   writeFileSync(join(folder, 'config.yaml'), stringify(resolved));
   const seconds = train(['--resume', folder], name);
   const rows = metrics(folder).filter((row) => row.kind === 'eval' && row.step > startEval.step);
-  const curve = [{ minutes: 0, step: startEval.step, success: startEval.success }, ...rows.map((row) => ({ minutes: Number(((row.seconds ?? 0) / 60).toFixed(2)), step: row.step, success: row.success }))];
+  // With --eval-sampling each point has the sampled evaluation's mean@n beside the greedy success.
+  const sampled = (row) => (typeof row.sampledSuccess === 'number' ? { sampledSuccess: row.sampledSuccess } : {});
+  const curve = [{ minutes: 0, step: startEval.step, success: startEval.success, ...sampled(startEval) }, ...rows.map((row) => ({ minutes: Number(((row.seconds ?? 0) / 60).toFixed(2)), step: row.step, success: row.success, ...sampled(row) }))];
+  const sampledCurve = curve.flatMap((point) => (point.sampledSuccess === undefined ? [] : [point.sampledSuccess]));
   const at = (mark) => curve.filter((point) => point.minutes <= mark + 1e-9).at(-1)?.success ?? null;
   const updates = metrics(folder).filter((row) => row.kind === 'train' && row.step > startEval.step);
   const gaps = updates.map((row) => row.logprobGap).filter((value) => typeof value === 'number');
@@ -158,6 +165,7 @@ for (const name of names) {
     startSuccess: startEval.success,
     bestSuccess: Math.max(...curve.map((point) => point.success)),
     finalSuccess: curve.at(-1).success,
+    ...(sampledCurve.length > 0 ? { bestSampledSuccess: Math.max(...sampledCurve), finalSampledSuccess: sampledCurve.at(-1) } : {}),
     successAtMinutes: Object.fromEntries([0, 5, 10, 15].filter((mark) => mark <= minutes).map((mark) => [mark, at(mark)])),
     steps: (curve.at(-1).step ?? startEval.step) - startEval.step,
     maxLogprobGap: gaps.length > 0 ? Math.max(...gaps) : null,
@@ -177,6 +185,7 @@ process.stdout.write(
       start,
       startSteps,
       startSuccess: startEval.success,
+      ...(typeof startEval.sampledSuccess === 'number' ? { startSampledSuccess: startEval.sampledSuccess, evalSampling } : {}),
       startSeconds: Number(startSeconds.toFixed(1)),
       heldOutSeeds: quick ? 8 : 200,
       minutes,

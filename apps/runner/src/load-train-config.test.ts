@@ -76,6 +76,13 @@ describe('RL settings', () => {
     await expect(loadTrainConfig(undefined, { grpo: { rewardVarianceTopP: 0 } })).rejects.toThrow(/rewardVarianceTopP/);
   });
 
+  test('the sampled evaluation is off by default; a temperature and a number of samples turn it on; a greedy temperature or a fractional count is refused', async () => {
+    expect((await loadTrainConfig(undefined, {})).evalSampling).toBeUndefined();
+    expect((await loadTrainConfig(undefined, { evalSampling: { temperature: 0.7, samples: 4 } })).evalSampling).toEqual({ temperature: 0.7, samples: 4 });
+    await expect(loadTrainConfig(undefined, { evalSampling: { temperature: 0, samples: 4 } })).rejects.toThrow(/evalSampling/);
+    await expect(loadTrainConfig(undefined, { evalSampling: { temperature: 0.7, samples: 1.5 } })).rejects.toThrow(/evalSampling/);
+  });
+
   test('warm-ups default to none and the tool rewards to none; the tool rewards reach the episode env', async () => {
     const defaults = await loadTrainConfig(undefined, {});
     expect([defaults.grpo.warmupSteps, defaults.ppo.warmupSteps, defaults.toolRewards]).toEqual([0, 0, {}]);

@@ -96,6 +96,12 @@ export const trainConfigSchema = z
       })
       .strict()
       .prefault({}),
+    /**
+     * A sampled held-out evaluation beside every greedy one (verl's val_kwargs): each held-out seed
+     * played `samples` times at `temperature`; eval rows add `sampledSuccess` (mean@n) and the other
+     * metrics as `sampled<Metric>`. Off by default (it plays `samples` × the held-out seeds more).
+     */
+    evalSampling: z.object({ temperature: z.number().positive(), samples: z.number().int().positive() }).strict().optional(),
     /** Stop the whole run once held-out success reaches this (0–1). */
     targetSuccess: z.number().min(0).max(1).optional(),
     /** Phase 1: supervised fine-tuning on the env solver's demonstrations. */

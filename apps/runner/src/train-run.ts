@@ -153,6 +153,7 @@ async function runPhases(config: TrainConfig, folder: RunFolder, setup: TrainRun
     checkpointFolder: folder.checkpointsPath,
     checkpointEvery: config.checkpointEvery,
     ...(config.targetSuccess === undefined ? {} : { targetSuccess: config.targetSuccess }),
+    ...(config.evalSampling === undefined ? {} : { evalSampling: config.evalSampling }),
     ...(config.workers === undefined ? {} : { workers: config.workers }),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.betweenSteps ? { betweenSteps: options.betweenSteps } : {}),

@@ -35,18 +35,42 @@ export interface LookingMetrics {
   callsPerSolvedEpisode: number;
 }
 
-/** Greedy episodes of the policy on the given seeds, played by the rollout manager, summarised. */
+/**
+ * A sampled held-out evaluation besides the greedy one (verl's `val_kwargs`: `do_sample`,
+ * `temperature`, `n`): each seed played `samples` times at `temperature`, its success the mean over
+ * all of them (mean@n). It measures the distribution the policy samples and RL trains, where a
+ * greedy answer can flip on a small change of a close margin.
+ */
+export interface EvalSampling {
+  temperature: number;
+  samples: number;
+}
+
+/** Checks an EvalSampling (temperature > 0, samples a positive integer). */
+export function checkEvalSampling(sampling: EvalSampling): void {
+  if (!(sampling.temperature > 0) || !Number.isFinite(sampling.temperature)) throw new RangeError(`evalSampling.temperature: expected a number > 0 (0 is the greedy evaluation, always run); got ${sampling.temperature}.`);
+  if (!Number.isInteger(sampling.samples) || sampling.samples < 1) throw new RangeError(`evalSampling.samples: expected an integer ≥ 1; got ${sampling.samples}.`);
+}
+
+/**
+ * Episodes of the policy on the given seeds, played by the rollout manager, summarised: greedy, or
+ * with `sampling` each seed `samples` times at its temperature (the same sampling seed every time,
+ * so evaluations at different steps draw alike).
+ */
 export async function evaluatePolicy(
   episodes: PolicyEpisodes,
   seeds: readonly number[],
-  options: { step?: number; concurrency?: number; onPlayed?: (batch: PlayedBatch) => Promise<void> } = {},
+  options: { step?: number; concurrency?: number; onPlayed?: (batch: PlayedBatch) => Promise<void>; sampling?: EvalSampling } = {},
 ): Promise<PolicyEvaluation> {
-  // Ids `e<step>-…`: apart from the training episodes of the same step (`s<step>-…`).
+  const sampling = options.sampling;
+  if (sampling) checkEvalSampling(sampling);
+  // Ids `e<step>-…` (greedy) and `v<step>-…` (sampled): apart from the training episodes of the same step (`s<step>-…`).
   const played = await episodes.play(seeds, {
-    temperature: 0,
+    temperature: sampling?.temperature ?? 0,
     seed: 0,
+    ...(sampling ? { groupSize: sampling.samples } : {}),
     concurrency: options.concurrency ?? 200,
-    ...(options.step === undefined ? {} : { step: options.step, batchId: `e${options.step}` }),
+    ...(options.step === undefined ? {} : { step: options.step, batchId: `${sampling ? 'v' : 'e'}${options.step}` }),
   });
   await options.onPlayed?.(played);
   return summarizeTrajectories(played.trajectories);

@@ -1,4 +1,4 @@
-export { evaluatePolicy, evaluationMetrics, lookingMetrics, summarizeTrajectories, type LookingMetrics, type PolicyEvaluation } from './evaluate-policy';
+export { checkEvalSampling, evaluatePolicy, evaluationMetrics, lookingMetrics, summarizeTrajectories, type EvalSampling, type LookingMetrics, type PolicyEvaluation } from './evaluate-policy';
 export { createPolicyEpisodes, DEFAULT_STOP, type EpisodeSettings, type PlayedBatch, type PlayOptions, type PolicyEpisodes } from './policy-episodes';
 export { warmupConstantLearningRate, warmupCosineLearningRate } from './learning-rate-schedule';
 export { sftLossReference, trainSft, type TrainSftResult, type TrainSftSettings } from './train-sft';

@@ -1,4 +1,5 @@
 import type * as tf from '@tensorflow/tfjs-core';
+import type { EvalSampling } from './evaluate-policy';
 import type { TimedEvaluation } from './held-out-evaluator';
 import type { PolicyLossContext } from './losses/policy-loss';
 import type { EpisodeSettings } from './policy-episodes';
@@ -46,6 +47,8 @@ export interface PolicyPhaseSettings extends EpisodeSettings {
   miniBatches?: number;
   maxGradientNorm?: number;
   evalEvery: number;
+  /** A sampled held-out evaluation beside each greedy one (mean@n at a temperature; none by default). */
+  evalSampling?: EvalSampling;
   /** Steps already done (a resumed run): step numbers, seeds and samples continue from here. */
   startStep?: number;
   targetSuccess?: number;

@@ -7,6 +7,7 @@ import type { EpisodeContext } from '@saccade/rollout';
 import type { Agent, RunEvent, Trajectory } from '@saccade/spec';
 import type * as tf from '@tensorflow/tfjs-core';
 import { warmupCosineLearningRate } from './learning-rate-schedule';
+import type { EvalSampling } from './evaluate-policy';
 import { createHeldOutEvaluator, type TimedEvaluation } from './held-out-evaluator';
 import { countTargets, type SftExample } from './losses/sft-loss';
 import { createPolicyEpisodes, type EpisodeSettings, type PlayedBatch, type PolicyEpisodes } from './policy-episodes';
@@ -39,6 +40,8 @@ export interface TrainSftSettings extends EpisodeSettings {
   learningRate: number;
   warmupSteps: number;
   evalEvery: number;
+  /** A sampled held-out evaluation beside each greedy one (mean@n at a temperature; none by default). */
+  evalSampling?: EvalSampling;
   /** Stop early once held-out success reaches this (default: never). */
   targetSuccess?: number;
   /** Stop after this many seconds of training (default: no limit). */

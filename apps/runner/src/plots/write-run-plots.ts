@@ -35,6 +35,8 @@ export async function writeRunPlots(runPath: string, rows: readonly MetricsRow[]
       series: [
         { name: 'success', points: series('eval', 'success') },
         { name: 'format', points: series('eval', 'formatRate') },
+        // evalSampling's mean@n: what the sampling policy (the one RL trains) scores.
+        ...(series('eval', 'sampledSuccess').length > 0 ? [{ name: 'sampled', points: series('eval', 'sampledSuccess') }] : []),
       ],
     },
     'success-minutes': {
