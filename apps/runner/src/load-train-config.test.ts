@@ -66,7 +66,9 @@ describe('RL settings', () => {
     const defaults = await loadTrainConfig(undefined, {});
     expect(defaults.advantageMask).toBe('loss');
     expect(defaults.sft.demonstrator).toBe('oracle');
-    expect(defaults.grpo).toMatchObject({ rewardVarianceTopP: 1, maxSampledBatches: 1, maskTruncatedEpisodes: false, maxLogprobGap: 1e-3, aggregation: 'token-mean', shuffleScores: false });
+    expect(defaults.grpo).toMatchObject({ rewardVarianceTopP: 1, maxSampledBatches: 1, maskTruncatedEpisodes: false, maxLogprobGap: 1e-3, aggregation: 'token-mean', shuffleScores: false, topEntropyQuantile: 1 });
+    expect(defaults.ppo.topEntropyQuantile).toBe(1);
+    await expect(loadTrainConfig(undefined, { grpo: { topEntropyQuantile: 0 } })).rejects.toThrow(/topEntropyQuantile/);
     expect(defaults.episodeStore).toEqual({ trainEvery: 10, evaluations: true, maxMegabytes: 300 });
     const chosen = await loadTrainConfig(undefined, { advantageMask: 'generated', sft: { demonstrator: 'random' }, grpo: { aggregation: 'token-sum-norm', normalizeStd: false, rewardVarianceTopP: 0.25, shuffleScores: true } });
     expect(chosen.advantageMask).toBe('generated');

@@ -143,6 +143,8 @@ export const trainConfigSchema = z
         clipHigh: z.number().positive().default(0.28),
         klCoefficient: z.number().nonnegative().default(0),
         entropyCoefficient: z.number().default(0),
+        /** The policy gradient on each shard's top-ρ entropy tokens only (TRL's top_entropy_quantile; 1: every token). */
+        topEntropyQuantile: z.number().gt(0).max(1).default(1),
         /** 'success' scores an episode 1/0 (outcome reward); 'return' sums its rewards, shaping included. */
         score: z.enum(['success', 'return']).default('success'),
         /** false: Dr. GRPO's advantages (score − group mean, no division by the group's std). */
@@ -205,6 +207,8 @@ export const trainConfigSchema = z
         clipHigh: z.number().positive().default(0.2),
         klCoefficient: z.number().nonnegative().default(0),
         entropyCoefficient: z.number().default(0),
+        /** As grpo.topEntropyQuantile. */
+        topEntropyQuantile: z.number().gt(0).max(1).default(1),
         aggregation: z.enum(['token-mean', 'sequence-mean', 'token-sum-norm']).default('token-mean'),
         lengthNormalizer: z.number().positive().optional(),
         maskTruncatedEpisodes: z.boolean().default(false),

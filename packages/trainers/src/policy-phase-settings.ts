@@ -34,6 +34,13 @@ export interface PolicyPhaseSettings extends EpisodeSettings {
   /** β of the k3 KL loss to the starting policy (default 0: no reference model is kept). */
   klCoefficient?: number;
   entropyCoefficient?: number;
+  /**
+   * The policy gradient on the top-ρ entropy tokens of each shard only (TRL's `top_entropy_quantile`,
+   * "Beyond the 80/20 Rule"): near-certain tokens (a call's syntax) get no policy gradient, so
+   * Adam's per-weight normalisation does not turn their advantages' noise into full-rate steps.
+   * Default 1: every token.
+   */
+  topEntropyQuantile?: number;
   aggregation?: PolicyLossContext['aggregation'];
   /** 'token-sum-norm''s constant (default maxTokens × maxTurns: the longest episode's generated tokens). */
   lengthNormalizer?: number;

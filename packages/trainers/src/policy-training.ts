@@ -24,6 +24,8 @@ export interface PolicyLossSettings {
   clipLow?: number;
   clipHigh?: number;
   entropyCoefficient?: number;
+  /** The policy gradient on the top-ρ entropy tokens only (PolicyLossContext.topEntropyQuantile; default 1). */
+  topEntropyQuantile?: number;
 }
 
 /**
@@ -38,6 +40,8 @@ export function policyLossContext(
   defaultClipHigh: number,
   sampling?: SamplingDistribution,
 ): PolicyLossContext {
+  const quantile = settings.topEntropyQuantile;
+  if (quantile !== undefined && !(quantile > 0 && quantile <= 1)) throw new RangeError(`topEntropyQuantile must be in (0, 1]; got ${quantile}.`);
   return {
     aggregation: settings.aggregation ?? 'token-mean',
     lengthNormalizer: settings.lengthNormalizer ?? (settings.maxTokens ?? 48) * (settings.maxTurns ?? 1),
@@ -48,6 +52,7 @@ export function policyLossContext(
     klCoefficient,
     entropyCoefficient: settings.entropyCoefficient ?? 0,
     ...(sampling ? { sampling } : {}),
+    ...(settings.topEntropyQuantile === undefined || settings.topEntropyQuantile === 1 ? {} : { topEntropyQuantile: settings.topEntropyQuantile }),
     sampledTokenCount: batch.reduce((sum, example) => sum + (example.sampledLogProbs ? maskedTokens(example) : 0), 0),
   };
 }

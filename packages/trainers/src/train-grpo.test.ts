@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { colourAt, COLOUR_STEPS_ID, registerColourSteps } from '../test/colour-steps-env';
-import { policyShardLoss, type PolicyExample, type PolicyLossContext } from './losses/policy-loss';
+import { highEntropyMask, policyShardLoss, type PolicyExample, type PolicyLossContext } from './losses/policy-loss';
 import { createPolicyEpisodes } from './policy-episodes';
 import { grpoBatch, policyExamples, shuffleWithinGroups, trainGrpo, variedGroups } from './train-grpo';
 
@@ -268,6 +268,43 @@ describe('policyShardLoss', () => {
     gradients(true).forEach((value, index) => expect(onPolicy[index]).toBeCloseTo(value, 5));
     expect(onPolicy.some((value) => value !== 0)).toBe(true);
     expect(() => policyShardLoss(model, [example, { ...example, oldLogProbs: current }], shardContext)).toThrow(/old log-probs on every example of a batch or on none/);
+    model.dispose();
+  });
+
+  test("topEntropyQuantile keeps the policy gradient on the shard's top-ρ entropy tokens only (the quantile interpolated as torch.quantile)", () => {
+    // Column 0 is never trained; the trained entropies are 0.5, 0.9 and 0.3.
+    const entropies = tf.tensor2d([[0.1, 0.5, 0.9, 0.3]]);
+    const weights = new Float32Array([0, 1, 1, 1]);
+    expect(Array.from(highEntropyMask(entropies, weights, 0.5).dataSync())).toEqual([0, 1, 1, 0]);
+    // ρ 0.2: the 0.8 quantile of [0.3, 0.5, 0.9] is 0.5 + 0.6 × 0.4 = 0.74.
+    expect(Array.from(highEntropyMask(entropies, weights, 0.2).dataSync())).toEqual([0, 0, 1, 0]);
+    expect(Array.from(highEntropyMask(entropies, weights, 1).dataSync())).toEqual([0, 1, 1, 1]);
+    expect(() => highEntropyMask(entropies, weights, 0)).toThrow(/topEntropyQuantile must be in \(0, 1\]; got 0/);
+    entropies.dispose();
+
+    // On a real shard: the loss with ρ equals the full loss with the advantages of the low-entropy tokens set to 0.
+    const model = VisionLanguageModel.create({ preset: 'tiny', seed: 2 });
+    const prompt = model.tokenizer.encode('Hi');
+    const response = model.tokenizer.encode('<answer>Up</answer>');
+    const tokens = [...prompt, ...response];
+    const lossMask = tokens.map((_, index) => (index >= prompt.length ? 1 : 0));
+    const advantages = lossMask.map((mask, index) => mask * (index % 2 === 0 ? 1.5 : -0.5));
+    const example: PolicyExample = { tokens, images: [], lossMask, advantages };
+    const inputs = model.prepare([example], 'right');
+    const entropyRow = tf.tidy(() => Array.from(model.logProbsAndValues(inputs).entropies.dataSync()));
+    inputs.dispose();
+    const trained = entropyRow.filter((_, index) => lossMask[index] === 1).sort((a, b) => a - b);
+    const position = 0.75 * (trained.length - 1);
+    const threshold = trained[Math.floor(position)]! + (trained[Math.ceil(position)]! - trained[Math.floor(position)]!) * (position - Math.floor(position));
+    const kept = lossMask.map((mask, index): number => (mask === 1 && entropyRow[index]! >= threshold ? 1 : 0));
+    const shardContext = { ...context, tokenCount: response.length, sequenceCount: 1 };
+    const masked = policyShardLoss(model, [example], { ...shardContext, topEntropyQuantile: 0.25 });
+    const reference = policyShardLoss(model, [{ ...example, advantages: advantages.map((value, index) => value * kept[index]!) }], shardContext);
+    expect(masked.loss.dataSync()[0]).toBeCloseTo(reference.loss.dataSync()[0]!, 6);
+    const full = policyShardLoss(model, [example], shardContext);
+    expect(masked.loss.dataSync()[0]).not.toBeCloseTo(full.loss.dataSync()[0]!, 3);
+    expect(masked.metrics?.['highEntropyTokens']?.dataSync()[0]).toBeCloseTo(kept.reduce((sum, value) => sum + value, 0) / response.length, 6);
+    tf.dispose([masked.loss, reference.loss, full.loss, ...[masked, reference, full].flatMap((output) => Object.values(output.metrics ?? {}))]);
     model.dispose();
   });
 

@@ -57,6 +57,13 @@ export interface PolicyLossContext {
   sampling?: SamplingDistribution;
   /** Masked tokens in the whole batch whose old log-probs are the sampler's (`logprobGap`'s denominator). */
   sampledTokenCount?: number;
+  /**
+   * ρ of "Beyond the 80/20 Rule" (TRL's and ms-swift's `top_entropy_quantile`): the policy-gradient
+   * term keeps only the tokens whose entropy (under `sampling`) is at or above the (1 − ρ) quantile
+   * of the shard's trained tokens; the KL and entropy terms and the aggregation's counts are
+   * unchanged. Default 1: every token.
+   */
+  topEntropyQuantile?: number;
 }
 
 /**
@@ -151,11 +158,16 @@ export function policyLossTerms(
   const unclipped = tf.mul(ratio, advantage);
   const clipped = tf.mul(tf.clipByValue(ratio, 1 - context.clipLow, 1 + context.clipHigh), advantage);
   let perToken = tf.neg(tf.minimum(unclipped, clipped));
+  const quantile = context.topEntropyQuantile ?? 1;
+  const forking = quantile < 1 ? highEntropyMask(entropies, arrays.weights, quantile) : undefined;
+  if (forking) perToken = tf.mul(perToken, forking);
   const metrics: Record<string, tf.Scalar> = {
     clipFraction: tf.sum(tf.mul(weight, tf.cast(tf.less(clipped, unclipped), 'float32'))),
     entropy: tf.sum(tf.mul(weight, entropies)),
     approxKl: tf.sum(tf.mul(weight, tf.mul(tf.square(logRatio), 0.5))),
   };
+  // The share of the shard's trained tokens the policy gradient kept (weighted as the loss is).
+  if (forking) metrics['highEntropyTokens'] = tf.sum(tf.mul(weight, forking));
   if (arrays.gapWeights) metrics['logprobGap'] = tf.sum(tf.mul(tf.tensor2d(arrays.gapWeights, shape), tf.abs(logRatio)));
   if (context.klCoefficient > 0) {
     // k3 = exp(ref − logp) − (ref − logp) − 1: unbiased, non-negative (Schulman's estimator, verl's low_var_kl).
@@ -166,6 +178,25 @@ export function policyLossTerms(
   }
   if (context.entropyCoefficient !== 0) perToken = tf.sub(perToken, tf.mul(entropies, context.entropyCoefficient));
   return { perToken: perToken as tf.Tensor2D, weight, metrics };
+}
+
+/**
+ * 1 where a trained token's entropy is at or above the (1 − ρ) quantile of the trained tokens'
+ * entropies (linear interpolation, as torch.quantile), else 0: the "forking" tokens.
+ */
+export function highEntropyMask(entropies: tf.Tensor2D, weights: Float32Array, quantile: number): tf.Tensor2D {
+  if (!(quantile > 0 && quantile <= 1)) throw new RangeError(`topEntropyQuantile must be in (0, 1]; got ${quantile}.`);
+  const values = entropies.dataSync();
+  const trained: number[] = [];
+  for (let index = 0; index < weights.length; index++) if (weights[index]! > 0) trained.push(values[index]!);
+  if (trained.length === 0) return tf.zerosLike(entropies);
+  trained.sort((a, b) => a - b);
+  const position = (1 - quantile) * (trained.length - 1);
+  const low = Math.floor(position);
+  const threshold = trained[low]! + (trained[Math.min(low + 1, trained.length - 1)]! - trained[low]!) * (position - low);
+  const mask = new Float32Array(weights.length);
+  for (let index = 0; index < weights.length; index++) mask[index] = weights[index]! > 0 && values[index]! >= threshold ? 1 : 0;
+  return tf.tensor2d(mask, entropies.shape);
 }
 
 export function validateExample(context: PolicyLossContext): (example: PolicyExample, row: number, examples: readonly PolicyExample[]) => void {
