@@ -24,7 +24,9 @@
 // normalised advantage (GRPO; uniform groups left out) and takes one Adam step (--reward-learning-rate)
 // on the trainers' policy loss, as GRPO's update does; the lines report the greedy held-out score,
 // the mean sampled success and the sampler–trainer gap. Whether the model can learn to read from a
-// reward at all, apart from the multi-turn episodes.
+// reward at all, apart from the multi-turn episodes. --miss <fraction>: that share of the reward
+// crops are centred on another cell of the frame than the target's (a look that missed: the answer
+// cannot be read there, as after a missed call in the recipe), drawn afresh each time.
 import { parseArgs } from 'node:util';
 import { createVisualSearchSource } from '@saccade/env-procedural';
 import { crop } from '@saccade/image';
@@ -52,6 +54,7 @@ const { positionals, values } = parseArgs({
     samples: { type: 'string', default: '8' },
     temperature: { type: 'string', default: '1' },
     'reward-learning-rate': { type: 'string', default: '1e-4' },
+    miss: { type: 'string', default: '0' },
   },
 });
 const skill = positionals[0];
@@ -68,7 +71,11 @@ const number = (name) => {
   return value;
 };
 const [steps, every, taskCount, heldCount, batchSize, learningRate, jitter, targetGrid, seed] = ['steps', 'every', 'tasks', 'held', 'batch', 'learning-rate', 'jitter', 'target-grid', 'seed'].map(number);
-const [rewardSteps, rewardCrops, samples, temperature, rewardLearningRate] = ['reward-steps', 'reward-crops', 'samples', 'temperature', 'reward-learning-rate'].map(number);
+const [rewardSteps, rewardCrops, samples, temperature, rewardLearningRate, miss] = ['reward-steps', 'reward-crops', 'samples', 'temperature', 'reward-learning-rate', 'miss'].map(number);
+if (!(miss >= 0 && miss < 1)) {
+  console.error(`--miss: expected a fraction in [0, 1), received ${values.miss}`);
+  process.exit(2);
+}
 if (rewardSteps > 0 && skill !== 'reading') {
   console.error('--reward-steps: expected the reading skill (pointing is scored by cells, not by one word)');
   process.exit(2);
@@ -95,8 +102,8 @@ const model = VisionLanguageModel.create({ preset: 'small', seed, config });
 const view = model.config.imageSize;
 const jitterRandom = createRandom(seed + 1);
 
-/** One task as an SFT example: the image the model sees, the prompt and the answer. */
-async function example(task) {
+/** One task as an SFT example: the image the model sees, the prompt and the answer (`missed`: reading's crop centred on another cell). */
+async function example(task, missed = false) {
   const [image] = task.images;
   const { target } = task.metadata;
   const side = image.width / FRAME;
@@ -104,7 +111,14 @@ async function example(task) {
   let seen;
   let answer;
   if (skill === 'reading') {
-    const [cx, cy] = values.centre === 'exact' ? [target.x, target.y] : [(cell[0] + 0.5) * side, (cell[1] + 0.5) * side];
+    let [cx, cy] = values.centre === 'exact' ? [target.x, target.y] : [(cell[0] + 0.5) * side, (cell[1] + 0.5) * side];
+    if (missed) {
+      // Another cell of the frame, at least two cells away so the crop cannot hold the target.
+      let other;
+      do other = [Math.floor(jitterRandom() * FRAME), Math.floor(jitterRandom() * FRAME)];
+      while (Math.max(Math.abs(other[0] - cell[0]), Math.abs(other[1] - cell[1])) < 2);
+      [cx, cy] = [(other[0] + 0.5) * side, (other[1] + 0.5) * side];
+    }
     const [dx, dy] = [(jitterRandom() * 2 - 1) * jitter, (jitterRandom() * 2 - 1) * jitter];
     const box = { x1: cx + dx - OFFSET, y1: cy + dy - OFFSET, x2: cx + dx + OFFSET, y2: cy + dy + OFFSET };
     const cropped = await crop(image, box, { resize: { width: view, height: view, fit: 'fill' } });
@@ -127,7 +141,10 @@ const started = performance.now();
 const build = async (split, count) => {
   const source = createVisualSearchSource({ ...options, split });
   const examples = [];
-  for (let index = 0; index < count; index++) examples.push(await example(await source.get(index)));
+  for (let index = 0; index < count; index++) {
+    const task = await source.get(index);
+    examples.push({ ...(await example(task)), task });
+  }
   return examples;
 };
 const training = await build('train', taskCount);
@@ -178,7 +195,8 @@ if (rewardSteps > 0) {
   let sampledCount = 0;
   let gap = 0;
   for (let step = 1; step <= rewardSteps; step++) {
-    const crops = Array.from({ length: rewardCrops }, () => training[Math.floor(order() * training.length)]);
+    const drawn = Array.from({ length: rewardCrops }, () => training[Math.floor(order() * training.length)]);
+    const crops = await Promise.all(drawn.map((entry) => (miss > 0 && order() < miss ? example(entry.task, true) : entry)));
     const outputs = await model.generate({ prompts: crops.map(promptOf), n: samples, temperature, maxTokens: 24, seed: seed * 100_003 + step });
     const examples = [];
     outputs.forEach((group, index) => {
@@ -215,7 +233,7 @@ if (rewardSteps > 0) {
     }
     if (step % every === 0 || step === rewardSteps) {
       const heldOut = await score(held);
-      console.log(JSON.stringify({ skill, phase: 'reward', step: steps + step, heldOut, sampledSuccess: Number((sampledSuccess / Math.max(sampledCount, 1)).toFixed(4)), maxLogprobGap: gap, secondsPerStep: Number(((performance.now() - rewardStarted) / 1000 / step).toFixed(2)), ...(step === rewardSteps ? { settings: { samples, temperature, rewardCrops, rewardLearningRate } } : {}) }));
+      console.log(JSON.stringify({ skill, phase: 'reward', step: steps + step, heldOut, sampledSuccess: Number((sampledSuccess / Math.max(sampledCount, 1)).toFixed(4)), maxLogprobGap: gap, secondsPerStep: Number(((performance.now() - rewardStarted) / 1000 / step).toFixed(2)), ...(step === rewardSteps ? { settings: { samples, temperature, rewardCrops, rewardLearningRate, miss } } : {}) }));
       sampledSuccess = 0;
       sampledCount = 0;
     }
