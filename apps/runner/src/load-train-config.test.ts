@@ -66,7 +66,7 @@ describe('RL settings', () => {
     const defaults = await loadTrainConfig(undefined, {});
     expect(defaults.advantageMask).toBe('loss');
     expect(defaults.sft.demonstrator).toBe('oracle');
-    expect(defaults.grpo).toMatchObject({ rewardVarianceTopP: 1, maxSampledBatches: 1, maskTruncatedEpisodes: false, maxLogprobGap: 1e-3, aggregation: 'token-mean', shuffleScores: false, topEntropyQuantile: 1 });
+    expect(defaults.grpo).toMatchObject({ rewardVarianceTopP: 1, maxSampledBatches: 1, maskTruncatedEpisodes: false, maxLogprobGap: 1e-3, aggregation: 'token-mean', shuffleScores: false, topEntropyQuantile: 1, maskUngroundedAnswers: false });
     expect(defaults.ppo.topEntropyQuantile).toBe(1);
     await expect(loadTrainConfig(undefined, { grpo: { topEntropyQuantile: 0 } })).rejects.toThrow(/topEntropyQuantile/);
     expect(defaults.episodeStore).toEqual({ trainEvery: 10, evaluations: true, maxMegabytes: 300 });

@@ -162,6 +162,8 @@ export const trainConfigSchema = z
         rewardVarianceTopP: z.number().gt(0).max(1).default(1),
         /** Over-turn masking (Mini-o3): episodes the turn cap cut get no gradient. */
         maskTruncatedEpisodes: z.boolean().default(false),
+        /** An episode whose tool calls all missed the target trains its calls, not its answer (the answer could only guess). */
+        maskUngroundedAnswers: z.boolean().default(false),
         /**
          * 'gigpo' (the default: it measured ahead of plain GRPO from every weak start and level from
          * strong ones, docs/training.md): GiGPO's two-level advantages (verl-agent's

@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { colourAt, COLOUR_STEPS_ID, registerColourSteps } from '../test/colour-steps-env';
 import { highEntropyMask, policyShardLoss, type PolicyExample, type PolicyLossContext } from './losses/policy-loss';
 import { createPolicyEpisodes } from './policy-episodes';
-import { grpoBatch, policyExamples, shuffleWithinGroups, trainGrpo, variedGroups } from './train-grpo';
+import { grpoBatch, policyExamples, shuffleWithinGroups, trainGrpo, ungroundedAnswerTurns, variedGroups } from './train-grpo';
+import { storedTrajectory, storedTurn } from '@saccade/core/testing';
 
 const scratch = mkdtempSync(join(tmpdir(), 'saccade-grpo-'));
 const episodeSettings = { envId: COLOUR_STEPS_ID, view: 'image' as const, historyWindow: 0, maxTurns: 2, maxTokens: 24 };
@@ -118,6 +119,34 @@ describe('shuffleScores (the null control)', () => {
     const means: Record<string, number> = { 's0-0': 1, 's0-1': 0.5, 's0-2': 1 };
     for (const episode of control.used) expect(Math.sign(episode.advantage ?? 0)).toBe(Math.sign(episode.score! - means[episode.trajectory.groupId!]!));
     await expect(grpoBatch(episodes, batch, { shuffleScores: true, advantageEstimator: 'gigpo' })).rejects.toThrow(/shuffleScores is a control for GRPO/);
+    model.dispose();
+  });
+});
+
+describe('maskUngroundedAnswers', () => {
+  test('an episode whose calls all missed the target keeps its call turns and loses its answer turns; a hit or an unscored call changes nothing', () => {
+    const call = (hit?: boolean) => ({ toolCallCount: 1, toolCalls: [{ name: 'crop', ok: true, ...(hit === undefined ? {} : { hit }) }] });
+    expect([...ungroundedAnswerTurns(storedTrajectory([storedTurn(call(false)), storedTurn(call(false)), storedTurn({})], 0))]).toEqual([2]);
+    expect([...ungroundedAnswerTurns(storedTrajectory([storedTurn(call(false)), storedTurn(call(true)), storedTurn({})], 1))]).toEqual([]);
+    expect([...ungroundedAnswerTurns(storedTrajectory([storedTurn(call()), storedTurn({})], 0))]).toEqual([]);
+    expect([...ungroundedAnswerTurns(storedTrajectory([storedTurn({})], 0))]).toEqual([]);
+  });
+
+  test('grpoBatch drops the answer turn of an episode whose look missed and says how many it masked', async () => {
+    const { model, episodes, batch } = await playThreeGroups();
+    // Seed 1's first episode (return 2) looked on its first turn and missed; seed 2's first looked and hit.
+    Object.assign(batch.trajectories[0]!.turns[0]!.info, { toolCalls: [{ name: 'crop', ok: true, hit: false }] });
+    Object.assign(batch.trajectories[2]!.turns[0]!.info, { toolCalls: [{ name: 'crop', ok: true, hit: true }] });
+    const plain = await grpoBatch(episodes, batch, { score: 'return' });
+    const masked = await grpoBatch(episodes, batch, { score: 'return', maskUngroundedAnswers: true });
+    expect(plain.statistics.maskedUngroundedAnswers).toBeUndefined();
+    expect(masked.statistics.maskedUngroundedAnswers).toBe(1);
+    // One sequence fewer: the missed episode's second turn (its answer after the look).
+    expect(masked.examples).toHaveLength(plain.examples.length - 1);
+    const [missed] = masked.used;
+    expect(missed!.sequences).toHaveLength(1);
+    expect(missed!.sequences[0]!.sequence.turnIds.filter((turn, position) => missed!.sequences[0]!.sequence.lossMask[position] === 1).every((turn) => turn === 0)).toBe(true);
+    expect(masked.used[2]!.sequences).toHaveLength(plain.used[2]!.sequences.length);
     model.dispose();
   });
 });

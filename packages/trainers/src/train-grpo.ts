@@ -57,6 +57,13 @@ export interface TrainGrpoSettings extends PolicyPhaseSettings {
    * (the random-reward baseline). Deterministic per group. Default false.
    */
   shuffleScores?: boolean;
+  /**
+   * An episode whose tool calls all missed the target (the tool-use wrapper's `hit`, known for tasks
+   * with a target box) trains its calls but not its answer: the answer could only guess, and a
+   * group on such a look rewards the task's answer for an image that does not show it (label noise
+   * at full weight). Episodes without a scored call are unchanged. Default false.
+   */
+  maskUngroundedAnswers?: boolean;
   /** GiGPO's ω (default 1). */
   stepAdvantageWeight?: number;
   /** GiGPO's γ for the turns' discounted returns (default 0.95). */
@@ -195,7 +202,7 @@ function firstVariedGroups(batch: PlayedBatch, varied: readonly string[], prompt
 /** What GRPO's advantages depend on. */
 export type GrpoAdvantageSettings = Pick<
   TrainGrpoSettings,
-  'score' | 'shuffleScores' | 'normalizeStd' | 'skipUniformGroups' | 'rewardVarianceTopP' | 'maskTruncatedEpisodes' | 'advantageEstimator' | 'stepAdvantageWeight' | 'stepDiscount' | 'stepAnchor'
+  'score' | 'shuffleScores' | 'normalizeStd' | 'skipUniformGroups' | 'rewardVarianceTopP' | 'maskTruncatedEpisodes' | 'maskUngroundedAnswers' | 'advantageEstimator' | 'stepAdvantageWeight' | 'stepDiscount' | 'stepAnchor'
 >;
 
 /** How a rollout batch's groups fared in GRPO's selection (rollout-end metrics). */
@@ -209,6 +216,8 @@ export interface GrpoGroupStatistics extends Record<string, number> {
   scoreStd: number;
   /** Episodes left out by over-turn masking. */
   maskedTruncatedEpisodes: number;
+  // maskUngroundedAnswers adds `maskedUngroundedAnswers` (the trained episodes whose answer it left
+  // out: every call missed the target).
   // GiGPO adds `stepGroupSize` (the mean number of turns per step group: a group's turns on the
   // same state) and `variedStepGroups` (of the step groups of more than one turn, the fraction whose
   // returns differ: those carry the step-level signal).
@@ -262,6 +271,7 @@ export async function grpoBatch(
   const examples: PolicyExample[] = [];
   const used: UsedEpisode[] = batch.trajectories.filter((trajectory) => trajectory.error !== undefined).map((trajectory) => ({ trajectory, leftOut: 'failed', sequences: [] }));
   let masked = 0;
+  let ungroundedAnswers = 0;
   for (const [index, trajectory] of trajectories.entries()) {
     const advantage = advantages[index] ?? 0;
     const episode: UsedEpisode = { trajectory, score: scores[index]!, advantage, sequences: [] };
@@ -275,14 +285,18 @@ export async function grpoBatch(
       episode.leftOut = 'truncated';
       continue;
     }
+    const ungrounded = settings.maskUngroundedAnswers ? ungroundedAnswerTurns(trajectory) : undefined;
+    if (ungrounded && ungrounded.size > 0) ungroundedAnswers++;
     for (const sequence of episodes.sequences(trajectory)) {
-      if (!sequence.lossMask.includes(1)) continue;
+      const lossMask = ungrounded && ungrounded.size > 0 ? sequence.lossMask.map((value, position) => (ungrounded.has(sequence.turnIds[position]!) ? 0 : value)) : sequence.lossMask;
+      if (!lossMask.includes(1)) continue;
       const example: PolicyExample = {
         ...(await episodes.modelSequence(sequence, batch.images)),
-        lossMask: sequence.lossMask,
-        advantages: steps
+        lossMask,
+        advantages: (steps
           ? sequence.advantageMask.map((value, position) => (value === 0 ? 0 : advantage + steps.weight * (steps.advantages[index]![sequence.turnIds[position]!] ?? 0)))
-          : sequence.advantageMask.map((value) => value * advantage),
+          : sequence.advantageMask.map((value) => value * advantage)
+        ).map((value, position) => (lossMask === sequence.lossMask || lossMask[position] === 1 ? value : 0)),
         ...(sequence.sampledLogProbs ? { oldLogProbs: sequence.sampledLogProbs, sampledLogProbs: true } : {}),
       };
       examples.push(example);
@@ -300,9 +314,32 @@ export async function grpoBatch(
       scoreMean: mean,
       scoreStd: standardDeviation(scores),
       maskedTruncatedEpisodes: masked,
+      ...(settings.maskUngroundedAnswers ? { maskedUngroundedAnswers: ungroundedAnswers } : {}),
       ...(steps ? { stepGroupSize: steps.groupSize, variedStepGroups: steps.varied } : {}),
     },
   };
+}
+
+/**
+ * The turns of an episode that answered without having seen the target: when the episode's tool
+ * calls were scored against a target (`hit` in the tool-use wrapper's call records) and none hit,
+ * its turns that made no call; otherwise none.
+ */
+export function ungroundedAnswerTurns(trajectory: Trajectory): Set<number> {
+  let scored = false;
+  let hit = false;
+  const callTurns = new Set<number>();
+  trajectory.turns.forEach((turn, index) => {
+    const calls = turn.info['toolCalls'];
+    if (!Array.isArray(calls) || calls.length === 0) return;
+    callTurns.add(index);
+    for (const call of calls as { hit?: unknown }[]) {
+      if (typeof call?.hit === 'boolean') scored = true;
+      if (call?.hit === true) hit = true;
+    }
+  });
+  if (!scored || hit) return new Set();
+  return new Set(trajectory.turns.flatMap((_, index) => (callTurns.has(index) ? [] : [index])));
 }
 
 /** Shuffles `scores` in place among the entries of each group (Fisher–Yates, seeded by the group's key). */
