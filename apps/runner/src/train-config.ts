@@ -81,9 +81,10 @@ export const trainConfigSchema = z
     /**
      * Rewards of the tool loop (with `tools`): `invalidCall` is the reward of a tool turn whose call
      * was invalid (e.g. −0.1), `toolBonus` DeepEyes' conditional tool bonus, added to a right
-     * answer after a call that gave a result. GRPO sees them with `grpo.score: return`.
+     * answer after a call that gave a result, `targetHit` a grounding reward for the turn whose call
+     * first held the task's target. GRPO sees them with `grpo.score: return`.
      */
-    toolRewards: z.object({ invalidCall: z.number().finite().optional(), toolBonus: z.number().finite().optional() }).strict().default({}),
+    toolRewards: z.object({ invalidCall: z.number().finite().optional(), toolBonus: z.number().finite().optional(), targetHit: z.number().finite().optional() }).strict().default({}),
     /** SFT files whose chats SFT trains on, beside or instead of the oracle's: `saccade data generate` output, LLaMA-Factory ShareGPT or alpaca, LLaVA, OpenAI chat (docs/training.md). */
     sftFiles: z.array(z.string()).default([]),
     /** Skip records of the SFT files that cannot be read (counted) instead of refusing the run. */

@@ -68,6 +68,23 @@ describe('ToolUseWrapper: looking at the target', () => {
     expect((await env.step('<answer>found</answer>')).info['metrics']).toEqual({ success: true, target_hit: false });
   });
 
+  it('rewards.targetHit: the first turn whose crop holds the target earns it (term target_hit), once an episode; misses earn nothing', async () => {
+    const env = new ToolUseWrapper(new FindEnv({ targetBox: [10, 12, 20, 22] }), { tools: [crop], rewards: { targetHit: 0.5, invalidCall: -0.1 } });
+    await env.reset({ seed: 0 });
+    const missed = await env.step(call('crop', { x: 40, y: 17 }));
+    expect([missed.reward, missed.info.rewardTerms]).toEqual([0, {}]);
+    const hit = await env.step(call('crop', { x: 15, y: 17 }));
+    expect([hit.reward, hit.info.rewardTerms]).toEqual([0.5, { target_hit: 0.5 }]);
+    const again = await env.step(call('crop', { x: 14, y: 17 }));
+    expect([again.reward, again.info.rewardTerms]).toEqual([0, {}]);
+    // A new episode can earn it again; a bad call still pays its penalty.
+    await env.reset({ seed: 1 });
+    const bad = await env.step(call('crop', { x: 'left' }));
+    expect([bad.reward, bad.info.rewardTerms]).toEqual([-0.1, { invalid_call: -0.1 }]);
+    const first = await env.step(call('crop', { x: 15, y: 17 }));
+    expect([first.reward, first.info.rewardTerms]).toEqual([0.5, { target_hit: 0.5 }]);
+  });
+
   it('with targetBoxes (a relation question) the oracle looks at each box no region has held yet, then answers; hits score targetBox alone', async () => {
     const env = new ToolUseWrapper(new FindEnvWithOracle({ targetBox: [10, 12, 20, 22], targetBoxes: [[10, 12, 20, 22], [40, 12, 50, 22]] }), { tools: [crop] });
     await env.reset({ seed: 0 });

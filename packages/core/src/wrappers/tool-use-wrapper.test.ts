@@ -47,7 +47,7 @@ describe('ToolUseWrapper', () => {
     await plain.reset({ seed: 0 });
     expect(await plain.step('<tool_call>{"name": "search", "arguments": {}}</tool_call>')).toMatchObject({ reward: 0, info: { rewardTerms: {} } });
     expect(() => wrap({ rewards: { invalidCall: Number.NaN } })).toThrow(/rewards\.invalidCall.*a finite number/);
-    expect(() => wrap({ rewards: { toolbonus: 1 } as never })).toThrow(/rewards\.toolbonus.*one of invalidCall, toolBonus/);
+    expect(() => wrap({ rewards: { toolbonus: 1 } as never })).toThrow(/rewards\.toolbonus.*one of invalidCall, toolBonus, targetHit/);
   });
 
   it('runs calls in all three shapes and returns <tool_response> with images', async () => {

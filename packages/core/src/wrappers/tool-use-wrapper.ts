@@ -60,14 +60,21 @@ export interface ToolUseWrapperOptions {
 
 /**
  * Rewards the tool loop adds to the env's, each as a named reward term so a run shows why it was
- * given: a penalty on a tool turn whose calls were not all valid, and DeepEyes' conditional tool
- * bonus on a right answer after a call that gave a result.
+ * given: a penalty on a tool turn whose calls were not all valid, DeepEyes' conditional tool
+ * bonus on a right answer after a call that gave a result, and a grounding reward for the look that
+ * first brought the task's target into view.
  */
 export interface ToolRewards {
   /** The reward of a tool turn with an unreadable call, an unknown tool, bad arguments or a failed run (e.g. −0.1); term `invalid_call`. */
   invalidCall?: number;
   /** Added to the answer's reward when the episode succeeded and some call of it gave a result (DeepEyes: R_tool only with R_acc > 0); term `tool_bonus`. */
   toolBonus?: number;
+  /**
+   * The reward of the tool turn whose call first returned a region holding the task's target box
+   * (`metadata.targetBox`), once an episode: a verifiable grounding reward for the look itself,
+   * whatever the answer after it; term `target_hit`. Needs a task with a target box.
+   */
+  targetHit?: number;
 }
 
 /** What happened to one `<tool_call>` of a turn, in `info.toolCalls`. */
@@ -149,6 +156,7 @@ export class ToolUseWrapper extends EnvWrapper {
   #done = false;
   #target: ImageBox | undefined;
   #hits = 0;
+  #hitRewarded = false;
   /** What the looking oracle looks at, in order (`info.targetBoxes`, else the target), and whether a call's region has held each. */
   #lookFor: ImageBox[] = [];
   #held: boolean[] = [];
@@ -177,13 +185,13 @@ export class ToolUseWrapper extends EnvWrapper {
     }
     this.budget = options.budget;
     const rewards: ToolRewards = options.rewards ?? {};
-    if (!isRecord(rewards as unknown)) throw new InvalidArgumentError({ argument: 'rewards', expected: 'an object {invalidCall?, toolBonus?} of finite numbers', value: rewards });
+    if (!isRecord(rewards as unknown)) throw new InvalidArgumentError({ argument: 'rewards', expected: 'an object {invalidCall?, toolBonus?, targetHit?} of finite numbers', value: rewards });
     for (const name of Object.keys(rewards)) {
-      if (name !== 'invalidCall' && name !== 'toolBonus') throw new InvalidArgumentError({ argument: `rewards.${name}`, expected: 'one of invalidCall, toolBonus', value: name });
+      if (name !== 'invalidCall' && name !== 'toolBonus' && name !== 'targetHit') throw new InvalidArgumentError({ argument: `rewards.${name}`, expected: 'one of invalidCall, toolBonus, targetHit', value: name });
       const value = (rewards as Record<string, unknown>)[name];
       if (typeof value !== 'number' || !Number.isFinite(value)) throw new InvalidArgumentError({ argument: `rewards.${name}`, expected: 'a finite number', value });
     }
-    this.rewards = { invalidCall: rewards.invalidCall ?? 0, toolBonus: rewards.toolBonus ?? 0 };
+    this.rewards = { invalidCall: rewards.invalidCall ?? 0, toolBonus: rewards.toolBonus ?? 0, targetHit: rewards.targetHit ?? 0 };
     if (this.budget !== undefined && (!Number.isSafeInteger(this.budget.results) || this.budget.results < 0)) {
       throw new InvalidArgumentError({ argument: 'budget.results', expected: 'an integer ≥ 0', value: this.budget.results });
     }
@@ -229,6 +237,7 @@ export class ToolUseWrapper extends EnvWrapper {
     this.#done = false;
     this.#target = readBox(result.info['targetBox']);
     this.#hits = 0;
+    this.#hitRewarded = false;
     const boxes = Array.isArray(result.info['targetBoxes']) ? (result.info['targetBoxes'] as unknown[]).map(readBox) : [];
     this.#lookFor = boxes.length > 0 && boxes.every((box) => box !== undefined) ? (boxes as ImageBox[]) : this.#target === undefined ? [] : [this.#target];
     this.#held = this.#lookFor.map(() => false);
@@ -345,8 +354,12 @@ export class ToolUseWrapper extends EnvWrapper {
     const truncated = this.#turns >= this.maxTurns;
     if (truncated) this.#done = true;
     const penalty = valid ? 0 : this.rewards.invalidCall;
+    // The grounding reward: the first turn of the episode whose call held the target.
+    const grounded = this.rewards.targetHit !== 0 && !this.#hitRewarded && records.some((record) => record.hit === true);
+    if (grounded) this.#hitRewarded = true;
+    const hitReward = grounded ? this.rewards.targetHit : 0;
     const info: EnvInfo = {
-      rewardTerms: penalty === 0 ? {} : { invalid_call: penalty },
+      rewardTerms: { ...(penalty === 0 ? {} : { invalid_call: penalty }), ...(hitReward === 0 ? {} : { target_hit: hitReward }) },
       metrics: {
         action_is_valid: valid,
         tool_call_count: records.filter((record) => record.durationMs !== undefined).length,
@@ -363,7 +376,7 @@ export class ToolUseWrapper extends EnvWrapper {
     }
     if (formatError !== undefined) info.formatError = formatError;
     if (truncated) info.truncatedBy = 'tool-use-turn-limit';
-    return { observation: { text, images }, reward: penalty, terminated: false, truncated, info };
+    return { observation: { text, images }, reward: penalty + hitReward, terminated: false, truncated, info };
   }
 
   /**
