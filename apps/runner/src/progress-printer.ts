@@ -1,4 +1,4 @@
-import { lookingLine } from '@saccade/runs';
+import { lookingLine, sampledLine } from '@saccade/runs';
 import type { RunEvent } from '@saccade/spec';
 import { remainingSeconds, type PhasePlan } from '@saccade/tui/eta';
 import type { Output } from './output';
@@ -61,8 +61,9 @@ export function createProgressPrinter(output: Output, settings: ProgressPrinterS
       if (settings.interactive && settings.writeStatus) settings.writeStatus('');
       const { success = 0, formatRate = 0, meanReward = 0, episodes = 0 } = event.metrics;
       const looking = lookingLine(event.metrics);
+      const sampled = sampledLine(event.metrics);
       output.log(
-        `eval @ step ${event.step}: success ${(success * 100).toFixed(1)}% of ${episodes} held-out episodes, format ${(formatRate * 100).toFixed(1)}%, mean reward ${meanReward.toFixed(2)}${looking === undefined ? '' : `; ${looking}`}`,
+        `eval @ step ${event.step}: success ${(success * 100).toFixed(1)}% of ${episodes} held-out episodes${sampled === undefined ? '' : `, ${sampled}`}, format ${(formatRate * 100).toFixed(1)}%, mean reward ${meanReward.toFixed(2)}${looking === undefined ? '' : `; ${looking}`}`,
       );
     } else if (event.type === 'log' || event.type === 'checkpoint-saved') {
       if (settings.interactive && settings.writeStatus) settings.writeStatus('');

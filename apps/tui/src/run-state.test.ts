@@ -81,6 +81,8 @@ describe('reduceRunState', () => {
     expect(state.log.map((line) => line.message)).toEqual([
       'eval @ step 75: success 34.0%, mean reward 0.34, 200 episodes, tool calls 1.00/episode (0.0% invalid), crop hit the target in 4.5% (success 55.6% with a hit, 33.0% without)',
     ]);
+    const sampled = reduceRunState(initialRunState(), { type: 'eval-end', time: '2026-01-01T00:00:00Z', step: 80, metrics: { success: 0.34, meanReward: 0.34, episodes: 200, sampledSuccess: 0.25, sampledSamples: 4, sampledTemperature: 0.7 } });
+    expect(sampled.log.map((line) => line.message)).toEqual(['eval @ step 80: success 34.0%, sampled 25.0% (mean@4 at temperature 0.7), mean reward 0.34, 200 episodes']);
   });
 
   test('is pure: the old state is left as it was', () => {

@@ -1,4 +1,4 @@
-import { lookingLine } from '@saccade/runs';
+import { lookingLine, sampledLine } from '@saccade/runs';
 import type { ImageRef, RunEvent, Trajectory } from '@saccade/spec';
 import { phasesFromConfig, remainingSeconds, type PhasePlan } from './phase-eta';
 
@@ -204,6 +204,7 @@ export function reduceRunState(state: RunState, event: RunEvent): RunState {
       next.series = addPoints(state.series, 'eval', event.step, event.metrics, CHART_NAMES);
       const parts = [
         finite(event.metrics.success) ? `success ${(event.metrics.success * 100).toFixed(1)}%` : undefined,
+        sampledLine(event.metrics),
         finite(event.metrics.meanReward) ? `mean reward ${event.metrics.meanReward.toFixed(2)}` : undefined,
         finite(event.metrics.episodes) ? `${event.metrics.episodes} episodes` : undefined,
         lookingLine(event.metrics),

@@ -24,6 +24,8 @@ export type { EvalSummary, RateSummary, TargetLookSummary, ToolUseSummary } from
 
 // The looking metrics of an evaluation row, as one progress line.
 export { lookingLine } from './looking-line';
+// An evaluation row's sampled evaluation (evalSampling), as one progress phrase.
+export { sampledLine } from './sampled-line';
 
 // TensorBoard event files: live from run events, or exported from metrics.jsonl.
 export { TensorBoardWriter, TENSORBOARD_FILE_PREFIX, tensorBoardScalars } from './tensorboard/tensorboard-writer';
