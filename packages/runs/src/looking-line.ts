@@ -1,3 +1,5 @@
+import { metricNumber } from './metric-number';
+
 /**
  * The looking part of an evaluation's metrics row (the trainers' `toolCallsPerEpisode`,
  * `invalidCallRate`, `targetHitRate`, `successWithHit`, `successWithoutHit`) as one line for
@@ -8,10 +10,7 @@
  * // 'tool calls 1.02/episode (1.0% invalid), crop hit the target in 90.0% (success 97.0% with a hit, 30.0% without)'
  */
 export function lookingLine(metrics: Readonly<Record<string, unknown>>): string | undefined {
-  const number = (key: string): number | undefined => {
-    const value = metrics[key];
-    return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-  };
+  const number = (key: string): number | undefined => metricNumber(metrics, key);
   const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
   const calls = number('toolCallsPerEpisode');
   if (calls === undefined) return undefined;

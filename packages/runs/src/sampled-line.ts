@@ -1,3 +1,5 @@
+import { metricNumber } from './metric-number';
+
 /**
  * The sampled evaluation of an evaluation's metrics row (the trainers' `evalSampling`:
  * `sampledSuccess`, `sampledSamples`, `sampledTemperature`) as one phrase for progress output, or
@@ -8,10 +10,7 @@
  * // 'sampled 43.1% (mean@4 at temperature 0.7)'
  */
 export function sampledLine(metrics: Readonly<Record<string, unknown>>): string | undefined {
-  const number = (key: string): number | undefined => {
-    const value = metrics[key];
-    return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-  };
+  const number = (key: string): number | undefined => metricNumber(metrics, key);
   const success = number('sampledSuccess');
   if (success === undefined) return undefined;
   const samples = number('sampledSamples');
