@@ -1,7 +1,7 @@
 import type { Rng } from '@saccade/core';
 import { bannedTokenIds, setLearningRate, type DataParallel, type DataParallelStepResult, type LossReference, type SamplingDistribution, type VisionLanguageModel } from '@saccade/models';
 import * as tf from '@tensorflow/tfjs-core';
-import type { PolicyExample, PolicyLossContext } from './losses/policy-loss';
+import { checkTopEntropyQuantile, type PolicyExample, type PolicyLossContext } from './losses/policy-loss';
 import type { Trajectory } from '@saccade/spec';
 
 // Pieces the policy-gradient trainers (GRPO, PPO) share: the update loop over a rollout batch,
@@ -40,8 +40,8 @@ export function policyLossContext(
   defaultClipHigh: number,
   sampling?: SamplingDistribution,
 ): PolicyLossContext {
-  const quantile = settings.topEntropyQuantile;
-  if (quantile !== undefined && !(quantile > 0 && quantile <= 1)) throw new RangeError(`topEntropyQuantile must be in (0, 1]; got ${quantile}.`);
+  // Refused here, on the trainer's thread, before a shard would refuse it in a worker.
+  if (settings.topEntropyQuantile !== undefined) checkTopEntropyQuantile(settings.topEntropyQuantile);
   return {
     aggregation: settings.aggregation ?? 'token-mean',
     lengthNormalizer: settings.lengthNormalizer ?? (settings.maxTokens ?? 48) * (settings.maxTurns ?? 1),

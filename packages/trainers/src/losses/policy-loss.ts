@@ -180,12 +180,17 @@ export function policyLossTerms(
   return { perToken: perToken as tf.Tensor2D, weight, metrics };
 }
 
+/** Refuses a topEntropyQuantile outside (0, 1]. */
+export function checkTopEntropyQuantile(quantile: number): void {
+  if (!(quantile > 0 && quantile <= 1)) throw new RangeError(`topEntropyQuantile must be in (0, 1]; got ${quantile}.`);
+}
+
 /**
  * 1 where a trained token's entropy is at or above the (1 − ρ) quantile of the trained tokens'
  * entropies (linear interpolation, as torch.quantile), else 0: the "forking" tokens.
  */
 export function highEntropyMask(entropies: tf.Tensor2D, weights: Float32Array, quantile: number): tf.Tensor2D {
-  if (!(quantile > 0 && quantile <= 1)) throw new RangeError(`topEntropyQuantile must be in (0, 1]; got ${quantile}.`);
+  checkTopEntropyQuantile(quantile);
   const values = entropies.dataSync();
   const trained: number[] = [];
   for (let index = 0; index < weights.length; index++) if (weights[index]! > 0) trained.push(values[index]!);
