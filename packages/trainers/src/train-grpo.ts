@@ -288,15 +288,16 @@ export async function grpoBatch(
     const ungrounded = settings.maskUngroundedAnswers ? ungroundedAnswerTurns(trajectory) : undefined;
     if (ungrounded && ungrounded.size > 0) ungroundedAnswers++;
     for (const sequence of episodes.sequences(trajectory)) {
-      const lossMask = ungrounded && ungrounded.size > 0 ? sequence.lossMask.map((value, position) => (ungrounded.has(sequence.turnIds[position]!) ? 0 : value)) : sequence.lossMask;
+      // The ungrounded answer turns' tokens leave both masks.
+      const dropped = (position: number): boolean => ungrounded?.has(sequence.turnIds[position]!) === true;
+      const lossMask = ungrounded && ungrounded.size > 0 ? sequence.lossMask.map((value, position) => (dropped(position) ? 0 : value)) : sequence.lossMask;
       if (!lossMask.includes(1)) continue;
       const example: PolicyExample = {
         ...(await episodes.modelSequence(sequence, batch.images)),
         lossMask,
-        advantages: (steps
-          ? sequence.advantageMask.map((value, position) => (value === 0 ? 0 : advantage + steps.weight * (steps.advantages[index]![sequence.turnIds[position]!] ?? 0)))
-          : sequence.advantageMask.map((value) => value * advantage)
-        ).map((value, position) => (lossMask === sequence.lossMask || lossMask[position] === 1 ? value : 0)),
+        advantages: sequence.advantageMask.map((value, position) =>
+          dropped(position) ? 0 : steps ? (value === 0 ? 0 : advantage + steps.weight * (steps.advantages[index]![sequence.turnIds[position]!] ?? 0)) : value * advantage,
+        ),
         ...(sequence.sampledLogProbs ? { oldLogProbs: sequence.sampledLogProbs, sampledLogProbs: true } : {}),
       };
       examples.push(example);
