@@ -6,6 +6,7 @@
 // on a shared machine). Prints JSON with the median ms per variant.
 // Usage: node bench/fused-attention.mjs [--batch 32] [--length 148] [--heads 4] [--size 32] [--mask causal|none] [--repeats 7]
 import { fusedAttention, fusedAttentionOps, initTensor, tf } from '../dist/index.js';
+import { compareVariants } from './compare-variants.mjs';
 
 const option = (name, fallback) => {
   const index = process.argv.indexOf(`--${name}`);
@@ -26,22 +27,9 @@ const causal = new Float32Array(length * length);
 for (let i = 0; i < length; i++) for (let j = i + 1; j < length; j++) causal[i * length + j] = -1e9;
 const bias = mask === 'causal' ? tf.tensor2d(causal, [length, length]) : undefined;
 const variants = { ops: fusedAttentionOps, fused: fusedAttention };
-const times = Object.fromEntries(Object.keys(variants).map((name) => [name, { forward: [], forwardBackward: [] }]));
-const time = (fn) => {
-  const start = performance.now();
-  tf.tidy(fn);
-  return performance.now() - start;
-};
-for (let repeat = 0; repeat < repeats + 1; repeat++) {
-  for (const [name, attention] of Object.entries(variants)) {
-    const forward = time(() => void attention(qkv, bias, shape).dataSync());
-    const forwardBackward = time(() => void tf.grad((x) => tf.sum(tf.mul(attention(x, bias, shape), dy)))(qkv).dataSync());
-    // The first repetition warms up (kernels, heap growth).
-    if (repeat === 0) continue;
-    times[name].forward.push(forward);
-    times[name].forwardBackward.push(forwardBackward);
-  }
-}
-const median = (values) => Math.round(10 * [...values].sort((a, b) => a - b)[values.length >> 1]) / 10;
-const result = Object.fromEntries(Object.entries(times).map(([name, { forward, forwardBackward }]) => [name, { forwardMs: median(forward), forwardBackwardMs: median(forwardBackward) }]));
+const result = compareVariants(Object.keys(variants), {
+  repeats,
+  forward: (name) => void variants[name](qkv, bias, shape).dataSync(),
+  forwardBackward: (name) => void tf.grad((x) => tf.sum(tf.mul(variants[name](x, bias, shape), dy)))(qkv).dataSync(),
+});
 console.log(JSON.stringify({ batch, length, heads, size, mask, repeats, ...result }, null, 2));

@@ -5,6 +5,7 @@
 // BUILT dist; the variants alternate within each repetition (the same load on a shared machine).
 // Prints JSON with the median ms per variant. Usage: node bench/smooth-max-stem.mjs [--patches 2048] [--repeats 7]
 import { initTensor, smoothMaxStem, smoothMaxStemOps, tf } from '../dist/index.js';
+import { compareVariants } from './compare-variants.mjs';
 
 const option = (name, fallback) => {
   const index = process.argv.indexOf(`--${name}`);
@@ -21,25 +22,12 @@ const weight = tf.variable(tf.randomNormal([3, channels], 0, 1, 'float32', 2));
 const bias = tf.variable(tf.zeros([channels]));
 const dy = tf.randomNormal([patches, 16 * channels], 0, 1, 'float32', 3);
 const variants = { ops: smoothMaxStemOps, fused: smoothMaxStem };
-const times = Object.fromEntries(Object.keys(variants).map((name) => [name, { forward: [], forwardBackward: [] }]));
-const time = (fn) => {
-  const start = performance.now();
-  tf.tidy(fn);
-  return performance.now() - start;
-};
-for (let repeat = 0; repeat < repeats + 1; repeat++) {
-  for (const [name, stem] of Object.entries(variants)) {
-    const forward = time(() => void stem(pixels, weight, bias, options).dataSync());
-    const forwardBackward = time(() => {
-      const { grads } = tf.variableGrads(() => tf.sum(tf.mul(stem(pixels, weight, bias, options), dy)), [weight, bias]);
-      grads[weight.name].dataSync();
-    });
-    // The first repetition warms up (kernels, heap growth).
-    if (repeat === 0) continue;
-    times[name].forward.push(forward);
-    times[name].forwardBackward.push(forwardBackward);
-  }
-}
-const median = (values) => Math.round(10 * [...values].sort((a, b) => a - b)[values.length >> 1]) / 10;
-const result = Object.fromEntries(Object.entries(times).map(([name, { forward, forwardBackward }]) => [name, { forwardMs: median(forward), forwardBackwardMs: median(forwardBackward) }]));
+const result = compareVariants(Object.keys(variants), {
+  repeats,
+  forward: (name) => void variants[name](pixels, weight, bias, options).dataSync(),
+  forwardBackward: (name) => {
+    const { grads } = tf.variableGrads(() => tf.sum(tf.mul(variants[name](pixels, weight, bias, options), dy)), [weight, bias]);
+    grads[weight.name].dataSync();
+  },
+});
 console.log(JSON.stringify({ patches, repeats, ...result }, null, 2));
