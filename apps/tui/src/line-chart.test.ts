@@ -17,6 +17,16 @@ describe('renderLineChart', () => {
     expect(lines[0]!.map((segment) => segment.kind)).toEqual(['axis', 'blank', 'eval', 'marker']);
   });
 
+  test("marks a sampled evaluation's points with their own glyph; a greedy point wins a cell both fall in", () => {
+    const lines = renderLineChart(
+      { train: [], eval: [{ step: 0, value: 0 }, { step: 10, value: 1 }], sampled: [{ step: 0, value: 0 }, { step: 10, value: 0.5 }] },
+      { width: 9, height: 4 },
+    );
+    // The scale takes the sampled points in; the greedy points are joined (no training curve), the sampled ones are not.
+    expect(text(lines)).toEqual([' 1.00┤  ◆', '0.500┤ ⡜◇', '    0┤◆  ', '     └0']);
+    expect(lines[1]!.map((segment) => segment.kind)).toEqual(['axis', 'blank', 'eval', 'sampled']);
+  });
+
   test('widens a flat series so that it draws mid-height', () => {
     const lines = renderLineChart({ train: [{ step: 1, value: 2 }, { step: 2, value: 2 }], eval: [] }, { width: 9, height: 4 });
     expect(text(lines)).toEqual(['2.20┤    ', '2.00┤⠤⠤⠤⠤', '1.80┤    ', '    └1──2']);

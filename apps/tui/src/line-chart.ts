@@ -1,6 +1,6 @@
 import type { Series, SeriesPoint } from './run-state';
 
-export type ChartSegmentKind = 'axis' | 'train' | 'eval' | 'marker' | 'blank';
+export type ChartSegmentKind = 'axis' | 'train' | 'eval' | 'marker' | 'sampled' | 'blank';
 
 /** A run of characters of one kind in a chart row: the renderer colours it by kind. */
 export interface ChartSegment {
@@ -21,6 +21,8 @@ export interface LineChartOptions {
 
 /** The glyph of an evaluation point. */
 export const EVAL_MARKER = '◆';
+/** The glyph of a sampled evaluation's point (mean@n at a temperature, beside the greedy one). */
+export const SAMPLED_MARKER = '◇';
 
 // Braille cells hold 2×4 dots: bit of the dot at (column, row) within the cell.
 const DOT_BITS = [
@@ -31,12 +33,14 @@ const DOT_BITS = [
 /**
  * Draws a series as a braille line chart: the training curve as a line, evaluation points as
  * markers (joined by a line when there is no training curve, as in supervised runs where only
- * evaluation measures success). Pure: the same input gives the same rows.
+ * evaluation measures success), and a sampled evaluation's points as markers of their own (a greedy
+ * marker wins a cell both fall in). Pure: the same input gives the same rows.
  */
 export function renderLineChart(series: Series, options: LineChartOptions): ChartLine[] {
   const height = Math.max(2, Math.floor(options.height));
   const plotRows = height - 1;
-  const all = [...series.train, ...series.eval];
+  const sampled = series.sampled ?? [];
+  const all = [...series.train, ...series.eval, ...sampled];
   if (all.length === 0) {
     const lines: ChartLine[] = Array.from({ length: height }, () => [{ text: '', kind: 'blank' }]);
     lines[Math.floor(plotRows / 2)] = [{ text: 'no data yet', kind: 'axis' }];
@@ -67,16 +71,19 @@ export function renderLineChart(series: Series, options: LineChartOptions): Char
   const train = new Uint8Array(plotColumns * plotRows);
   const evalLine = new Uint8Array(plotColumns * plotRows);
   const markers = new Uint8Array(plotColumns * plotRows);
+  const sampledMarkers = new Uint8Array(plotColumns * plotRows);
   const plot = (cells: Uint8Array, x: number, y: number): void => {
     const cell = Math.floor(y / 4) * plotColumns + Math.floor(x / 2);
     cells[cell] = cells[cell]! | DOT_BITS[x % 2 as 0 | 1][y % 4 as 0 | 1 | 2 | 3];
   };
   drawPolyline(series.train.map(toDot), (x, y) => plot(train, x, y));
   if (series.train.length === 0) drawPolyline(series.eval.map(toDot), (x, y) => plot(evalLine, x, y));
-  for (const point of series.eval) {
+  const mark = (cells: Uint8Array, point: SeriesPoint): void => {
     const [x, y] = toDot(point);
-    markers[Math.floor(y / 4) * plotColumns + Math.floor(x / 2)] = 1;
-  }
+    cells[Math.floor(y / 4) * plotColumns + Math.floor(x / 2)] = 1;
+  };
+  for (const point of series.eval) mark(markers, point);
+  for (const point of sampled) mark(sampledMarkers, point);
 
   const lines: ChartLine[] = [];
   for (let row = 0; row < plotRows; row++) {
@@ -86,6 +93,7 @@ export function renderLineChart(series: Series, options: LineChartOptions): Char
     for (let column = 0; column < plotColumns; column++) {
       const cell = row * plotColumns + column;
       if (markers[cell]) line.add(EVAL_MARKER, 'marker');
+      else if (sampledMarkers[cell]) line.add(SAMPLED_MARKER, 'sampled');
       else if (train[cell]) line.add(String.fromCharCode(0x2800 + train[cell]!), 'train');
       else if (evalLine[cell]) line.add(String.fromCharCode(0x2800 + evalLine[cell]!), 'eval');
       else line.add(' ', 'blank');

@@ -85,6 +85,19 @@ describe('reduceRunState', () => {
     expect(sampled.log.map((line) => line.message)).toEqual(['eval @ step 80: success 34.0%, sampled 25.0% (mean@4 at temperature 0.7), mean reward 0.34, 200 episodes']);
   });
 
+  test('a sampled evaluation charts beside the greedy one: sampledSuccess on the success chart, sampledMeanReward on the reward chart', () => {
+    const events = [
+      { step: 60, metrics: { success: 0.465, meanReward: 0.465, sampledSuccess: 0.355, sampledMeanReward: 0.4, sampledSamples: 4, sampledTemperature: 0.7 } },
+      { step: 70, metrics: { success: 0.72, meanReward: 0.72, sampledSuccess: 0.361, sampledMeanReward: 0.41, sampledSamples: 4, sampledTemperature: 0.7 } },
+      { step: 80, metrics: { success: 0.34, meanReward: 0.34 } },
+    ];
+    const state = events.reduce((current, { step, metrics }) => reduceRunState(current, { type: 'eval-end', time: '2026-01-01T00:00:00Z', step, metrics }), initialRunState());
+    expect(state.series.success).toEqual({ train: [], eval: [{ step: 60, value: 0.465 }, { step: 70, value: 0.72 }, { step: 80, value: 0.34 }], sampled: [{ step: 60, value: 0.355 }, { step: 70, value: 0.361 }] });
+    expect(state.series.reward.sampled).toEqual([{ step: 60, value: 0.4 }, { step: 70, value: 0.41 }]);
+    // Its count and temperature are no chart's metric.
+    expect(state.series.loss).toEqual({ train: [], eval: [] });
+  });
+
   test('is pure: the old state is left as it was', () => {
     const before = initialRunState();
     const snapshot = JSON.stringify(before);

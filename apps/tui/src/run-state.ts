@@ -25,6 +25,8 @@ export interface SeriesPoint {
 export interface Series {
   train: SeriesPoint[];
   eval: SeriesPoint[];
+  /** The sampled held-out evaluation's points (a run with `evalSampling`: `sampledSuccess`, mean@n), beside the greedy ones. */
+  sampled?: SeriesPoint[];
 }
 
 /** The metrics the UI charts, in the order it shows them. */
@@ -201,7 +203,7 @@ export function reduceRunState(state: RunState, event: RunEvent): RunState {
       return next;
     }
     case 'eval-end': {
-      next.series = addPoints(state.series, 'eval', event.step, event.metrics, CHART_NAMES);
+      next.series = addPoints(addPoints(state.series, 'eval', event.step, event.metrics, CHART_NAMES), 'sampled', event.step, sampledMetrics(event.metrics), CHART_NAMES);
       const parts = [
         finite(event.metrics.success) ? `success ${(event.metrics.success * 100).toFixed(1)}%` : undefined,
         sampledLine(event.metrics),
@@ -361,7 +363,7 @@ function infoFromConfig(config: unknown): RunInfo {
 
 function addPoints(
   series: Record<ChartName, Series>,
-  kind: 'train' | 'eval',
+  kind: 'train' | 'eval' | 'sampled',
   step: number,
   metrics: Record<string, number>,
   charts: readonly ChartName[],
@@ -371,12 +373,25 @@ function addPoints(
     const value = pick(metrics, chart);
     if (value === undefined) continue;
     if (next === series) next = { ...series };
-    const points = next[chart][kind].filter((point) => point.step !== step);
+    const points = (next[chart][kind] ?? []).filter((point) => point.step !== step);
     points.push({ step, value });
     if (points.length > 1 && points[points.length - 2]!.step > step) points.sort((a, b) => a.step - b.step);
     next[chart] = { ...next[chart], [kind]: points.length > MAX_POINTS ? thin(points) : points };
   }
   return next;
+}
+
+/**
+ * The sampled evaluation's metrics under the greedy names: an evaluation row reports every metric of
+ * its sampled episodes again as `sampled<Metric>` (`sampledSuccess`, `sampledMeanReward`).
+ */
+function sampledMetrics(metrics: Record<string, number>): Record<string, number> {
+  const sampled: Record<string, number> = {};
+  for (const [name, value] of Object.entries(metrics)) {
+    const match = /^sampled([A-Z])(.*)$/.exec(name);
+    if (match) sampled[`${match[1]!.toLowerCase()}${match[2]}`] = value;
+  }
+  return sampled;
 }
 
 /** Keeps every other point of the older half: the recent curve stays exact. */

@@ -1,7 +1,7 @@
 import { render } from 'ink-testing-library';
 import { expect, test } from 'vitest';
 import { fixtureEvents } from '../__fixtures__/load-fixture';
-import { EVAL_MARKER } from '../line-chart';
+import { EVAL_MARKER, SAMPLED_MARKER } from '../line-chart';
 import { initialRunState, reduceRunState } from '../run-state';
 import { ChartPanel } from './chart-panel';
 
@@ -27,6 +27,14 @@ test('the success chart marks the three evaluations', () => {
   const plot = lastFrame()!.split('\n').slice(1, 6).join('\n');
   expect([...plot].filter((character) => character === EVAL_MARKER)).toHaveLength(3);
   expect(lastFrame()!.split('\n')[7]).toBe(`⠤⠤ train ${EVAL_MARKER} eval  latest 0.5 @ 4 · eval 0.5 @ 4`);
+});
+
+test("the success chart of a run with a sampled evaluation: its points and its latest value in the legend", () => {
+  const sampled = reduceRunState(state, { type: 'eval-end', time: '2026-01-01T00:00:10Z', step: 4, metrics: { success: 0.5, sampledSuccess: 0.375, sampledSamples: 4, sampledTemperature: 0.7 } });
+  const { lastFrame } = render(<ChartPanel state={sampled} chart="success" width={70} height={8} />);
+  const plot = lastFrame()!.split('\n').slice(1, 6).join('\n');
+  expect([...plot].filter((character) => character === SAMPLED_MARKER)).toHaveLength(1);
+  expect(lastFrame()!.split('\n')[7]).toBe(`⠤⠤ train ${EVAL_MARKER} eval  latest 0.5 @ 4 · eval 0.5 @ 4 · ${SAMPLED_MARKER} sampled 0.375 @ 4`);
 });
 
 test('updates as events arrive', () => {

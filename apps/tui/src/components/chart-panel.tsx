@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import { formatNumber } from '../format';
-import { EVAL_MARKER, renderLineChart, type ChartSegmentKind } from '../line-chart';
+import { EVAL_MARKER, renderLineChart, SAMPLED_MARKER, type ChartSegmentKind } from '../line-chart';
 import { CHART_NAMES, type ChartName, type RunState } from '../run-state';
 
 export interface ChartPanelProps {
@@ -16,6 +16,7 @@ const SEGMENT_COLOURS: Record<ChartSegmentKind, string | undefined> = {
   train: 'cyan',
   eval: 'magenta',
   marker: 'magenta',
+  sampled: 'yellow',
   blank: undefined,
 };
 
@@ -25,6 +26,7 @@ export function ChartPanel({ state, chart, width, height }: ChartPanelProps) {
   const lines = renderLineChart(series, { width, height: Math.max(2, height - 2) });
   const lastTrain = series.train.at(-1);
   const lastEval = series.eval.at(-1);
+  const lastSampled = series.sampled?.at(-1);
   return (
     <Box flexDirection="column" width={width} height={height} overflow="hidden">
       <Text wrap="truncate">
@@ -56,6 +58,13 @@ export function ChartPanel({ state, chart, width, height }: ChartPanelProps) {
         <Text>{lastTrain ? `${formatNumber(lastTrain.value)} @ ${lastTrain.step}` : '–'}</Text>
         <Text dimColor>{' · eval '}</Text>
         <Text>{lastEval ? `${formatNumber(lastEval.value)} @ ${lastEval.step}` : '–'}</Text>
+        {lastSampled ? (
+          <>
+            <Text dimColor>{' · '}</Text>
+            <Text color="yellow">{`${SAMPLED_MARKER} sampled `}</Text>
+            <Text>{`${formatNumber(lastSampled.value)} @ ${lastSampled.step}`}</Text>
+          </>
+        ) : null}
       </Text>
     </Box>
   );
