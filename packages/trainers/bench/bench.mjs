@@ -2,7 +2,7 @@
 // Training throughput of the built-in model's small preset on this machine's backend: SFT steps
 // (forward + backward + clipping + Adam) and generation (imports the BUILT dists of
 // @saccade/models and @saccade/trainers: run `pnpm build` first). Prints one JSON object. Options: --steps N, --batch N, --torch (also run the
-// PyTorch peer on the same weights and batch), --preset tiny|small, --config '{"patchSize":16}',
+// PyTorch peer on the same weights and batch, and its greedy KV-cached generation), --preset tiny|small, --config '{"patchSize":16}',
 // --workers N (data-parallel worker threads besides the main one; default: one per spare core).
 // --profile: where the time of real SFT and GRPO steps goes instead (step-profile.mjs; options
 // --runs default,visual-search-grid --sft-steps 3 --grpo-steps 2 --checkpoint RUN=FOLDER --skip-uniform).
@@ -15,7 +15,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { backendInfo, initTensor, wasmKernelConfigs } from '@saccade/tensor';
 import * as tf from '@tensorflow/tfjs-core';
-import { applyChatTemplate, createAdamOptimizer, createRandom, DataParallel, imageTokenCount, VisionLanguageModel } from '@saccade/models';
+import { applyChatTemplate, bannedTokenIds, createAdamOptimizer, createRandom, DataParallel, imageTokenCount, VisionLanguageModel } from '@saccade/models';
 import { countTargets, maskedCrossEntropy, sftLossReference, sftStep } from '@saccade/trainers';
 
 const argument = (name, fallback) => {
@@ -104,10 +104,8 @@ async function throughput() {
   const length = Math.max(...batch.map((item) => item.tokens.length));
   const initialLoss = tf.tidy(() => maskedCrossEntropy(model, batch).dataSync()[0]);
 
-  let folder;
-  if (withTorch) {
-    // Hand the exact initial weights and batch to the peer before training moves them.
-    folder = await mkdtemp(join(tmpdir(), 'saccade-bench-'));
+  /** Writes the model's current weights as one float32 file; returns where each one starts. */
+  const writeWeights = async (file) => {
     const weights = model.getWeights();
     const manifest = [];
     let offset = 0;
@@ -118,7 +116,15 @@ async function throughput() {
       offset += values.length;
       chunks.push(Buffer.from(values.buffer, values.byteOffset, values.byteLength));
     }
-    await writeFile(join(folder, 'weights.bin'), Buffer.concat(chunks));
+    await writeFile(file, Buffer.concat(chunks));
+    return manifest;
+  };
+
+  let folder;
+  if (withTorch) {
+    // Hand the exact initial weights and batch to the peer before training moves them.
+    folder = await mkdtemp(join(tmpdir(), 'saccade-bench-'));
+    const manifest = await writeWeights(join(folder, 'weights.bin'));
     const inputs = model.prepare(batch);
     await writeFile(
       join(folder, 'batch.json'),
@@ -136,8 +142,8 @@ async function throughput() {
     inputs.dispose();
   }
 
-  // The PyTorch peer runs as a child answering one step per request: its steps interleave with ours,
-  // so both see the same load on a shared machine.
+  // The PyTorch peer runs as a child answering one step (or generation) per request: its steps
+  // interleave with ours, so both see the same load on a shared machine.
   let peer;
   if (withTorch) {
     const script = join(dirname(fileURLToPath(import.meta.url)), 'torch-peer.py');
@@ -148,13 +154,15 @@ async function throughput() {
       env: { ...process.env, OPENBLAS_NUM_THREADS: '1', OMP_NUM_THREADS: '2' },
     });
     const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+    const request = async (command) => {
+      child.stdin.write(`${command}\n`);
+      const { value, done } = await lines.next();
+      if (done) throw new Error('The PyTorch peer exited.');
+      return JSON.parse(value);
+    };
     peer = {
-      async step() {
-        child.stdin.write('step\n');
-        const { value, done } = await lines.next();
-        if (done) throw new Error('The PyTorch peer exited.');
-        return JSON.parse(value);
-      },
+      step: () => request('step'),
+      generate: (maxTokens) => request(`generate ${maxTokens}`),
       close: () => child.stdin.end(),
     };
   }
@@ -193,20 +201,70 @@ async function throughput() {
       }
     }
   }
-  peer?.close();
-  await parallel.close();
 
   // Generation: 8 prompts × 8 samples = 64 rows with a KV cache.
   const prompts = batch.slice(0, 8).map((item) => ({ tokens: item.tokens.slice(0, item.tokens.indexOf(tokenizer.assistantId) + 1), images: item.images }));
-  const generateOnce = async (useCache, maxTokens) => {
+  const generateOnce = async (useCache, maxTokens, { temperature = 1, generator = model } = {}) => {
     const start = performance.now();
-    const results = await model.generate({ prompts, n: 8, maxTokens, temperature: 1, seed: 0, useCache });
-    const tokens = results.flat().reduce((sum, sample) => sum + sample.tokens.length, 0);
-    return { tokens, seconds: (performance.now() - start) / 1000 };
+    const results = await generator.generate({ prompts, n: 8, maxTokens, temperature, seed: 0, useCache });
+    const samples = results.flat().map((sample) => sample.tokens);
+    const tokens = samples.reduce((sum, sample) => sum + sample.length, 0);
+    return { tokens, seconds: (performance.now() - start) / 1000, samples };
   };
   await generateOnce(true, 4); // warm-up
   const cached = await generateOnce(true, 48);
   const uncached = await generateOnce(false, 8);
+
+  // Greedy generation, the one timed against the peer: temperature 0 on both sides, so that both
+  // write the same tokens (a row ends at <|end|>, kept, or after 48 tokens; only written tokens
+  // count). The peer decodes with the weights our model holds now (see load_generation in
+  // torch-peer.py) from the prompts as our generate prepares them (left padding, positions from
+  // each row's first token, image slots and patches). One thread, every thread (DataParallel) and
+  // the peer alternate, two generations each after a warm-up each, so all three see the same load.
+  const greedyTokens = 48;
+  if (peer) {
+    const inputs = model.prepare(prompts, 'left');
+    await writeFile(
+      join(folder, 'generate.json'),
+      JSON.stringify({
+        weights: await writeWeights(join(folder, 'generate-weights.bin')),
+        n: 8,
+        lengths: inputs.lengths,
+        tokens: inputs.tokens.arraySync(),
+        positions: inputs.positions.arraySync(),
+        slots: Array.from(inputs.imageSlots.dataSync()),
+        patches: Array.from(inputs.patches.dataSync()),
+        keyBias: inputs.keyBias.arraySync(),
+        endId: tokenizer.endId,
+        padId: tokenizer.padId,
+        bannedIds: bannedTokenIds(tokenizer),
+      }),
+    );
+    inputs.dispose();
+  }
+  const greedy = { ours: [], parallel: [], torch: [] };
+  const greedyOnce = {
+    ours: (maxTokens) => generateOnce(true, maxTokens, { temperature: 0 }),
+    parallel: (maxTokens) => generateOnce(true, maxTokens, { temperature: 0, generator: parallel }),
+    ...(peer ? { torch: (maxTokens) => peer.generate(maxTokens) } : {}),
+  };
+  for (const run of Object.values(greedyOnce)) await run(4); // warm-up
+  for (let repeat = 0; repeat < 2; repeat++) {
+    for (const [side, run] of Object.entries(greedyOnce)) greedy[side].push(await run(greedyTokens));
+  }
+  peer?.close();
+  await parallel.close();
+  /** The first index where two token lists differ, -1 if they are the same. */
+  const firstDifference = (a, b) => {
+    for (let index = 0; index < Math.max(a.length, b.length); index++) if (a[index] !== b[index]) return index;
+    return -1;
+  };
+  /** Tokens and seconds of one generation (the mean of the repetitions), tokens/s over all of them. */
+  const summary = (runs) => {
+    const tokens = runs.reduce((sum, run) => sum + run.tokens, 0);
+    const seconds = runs.reduce((sum, run) => sum + run.seconds, 0);
+    return { tokens: tokens / runs.length, seconds: seconds / runs.length, tokensPerSecond: tokens / seconds };
+  };
 
   const result = {
     backend: backendInfo()?.name ?? tf.getBackend(),
@@ -234,6 +292,8 @@ async function throughput() {
       rows: 64,
       cache: { tokens: cached.tokens, seconds: cached.seconds, tokensPerSecond: cached.tokens / cached.seconds },
       noCache: { tokens: uncached.tokens, seconds: uncached.seconds, tokensPerSecond: uncached.tokens / uncached.seconds },
+      greedy: { maxTokens: greedyTokens, ...summary(greedy.ours) },
+      greedyDataParallel: { threads: parallel.threadCount, ...summary(greedy.parallel) },
     },
     tensors: tf.memory().numTensors,
   };
@@ -251,6 +311,27 @@ async function throughput() {
     result.maxLossDifference = Math.max(...ours.map((loss, index) => Math.abs(loss - (theirs[index]?.loss ?? NaN))));
     result.ratioToTorch = result.train.tokensPerSecond / result.torch.tokensPerSecond;
     result.dataParallelRatioToTorch = result.dataParallel.tokensPerSecond / result.torch.tokensPerSecond;
+    const prefillSeconds = greedy.torch.reduce((sum, run) => sum + run.prefillSeconds, 0) / greedy.torch.length;
+    result.torch.generate = { rows: greedy.torch[0].rows, ...summary(greedy.torch), prefillSeconds };
+    result.generateRatioToTorch = result.generate.greedy.tokensPerSecond / result.torch.generate.tokensPerSecond;
+    result.dataParallelGenerateRatioToTorch = result.generate.greedyDataParallel.tokensPerSecond / result.torch.generate.tokensPerSecond;
+    // Rows whose greedy tokens are identical in every repetition, ours (one thread) against the
+    // peer's and against DataParallel's; the first few differences as {row, at, ours, torch}.
+    const ourRows = greedy.ours[0].samples;
+    const agree = (runs) => ourRows.filter((row, index) => runs.every((run) => firstDifference(row, run.samples[index]) < 0)).length;
+    const identicalRows = agree([...greedy.ours.slice(1), ...greedy.torch]);
+    const differences = ourRows.flatMap((row, index) => {
+      const theirs = greedy.torch[0].samples[index];
+      const at = firstDifference(row, theirs);
+      return at < 0 ? [] : [{ row: index, at, ours: row.slice(at, at + 4), torch: theirs.slice(at, at + 4) }];
+    });
+    result.generateAgreement = {
+      rows: ourRows.length,
+      identicalRows,
+      share: identicalRows / ourRows.length,
+      dataParallelIdenticalRows: agree(greedy.parallel),
+      differences: differences.slice(0, 4),
+    };
     await rm(folder, { recursive: true, force: true });
   }
 

@@ -1,6 +1,7 @@
 """PyTorch peer of @saccade/models' architecture, for bench.mjs: same weights, same batch, same
-loss. Reads one command a line on stdin ("step" or "quit") so that bench.mjs can interleave its
-steps with ours on a shared machine; answers each step with a JSON line {loss, seconds, ...}."""
+loss, and the same KV-cached generation. Reads one command a line on stdin ("step", "generate N"
+or "quit") so that bench.mjs can interleave its steps and generations with ours on a shared
+machine; answers each with a JSON line ({loss, seconds, ...} or {rows, tokens, seconds, ...})."""
 import json, math, os, sys, time
 import numpy as np
 import torch
@@ -38,18 +39,23 @@ def ln(x, p):
     return F.layer_norm(x, (d,), w[f"{p}.gain"], w[f"{p}.bias"], eps)
 
 
-def block(x, p, batch, length, bias):
+def block(x, p, batch, length, bias, past=None):
+    """A pre-LN transformer block on [batch·length, d]; returns (output, keys, values), the keys and
+    values [batch, heads, past + length, d/heads] with `past` (cached keys, values) in front."""
     h = ln(x, f"{p}.norm1")
     q, k, v = (h @ w[f"{p}.attention.qkv.weight"] + w[f"{p}.attention.qkv.bias"]).split(d, dim=-1)
     split = lambda t: t.reshape(batch, length, heads, d // heads).transpose(1, 2)
-    scores = split(q * (1 / math.sqrt(d // heads))) @ split(k).transpose(-1, -2)
+    k, v = split(k), split(v)
+    if past is not None:
+        k, v = torch.cat([past[0], k], 2), torch.cat([past[1], v], 2)
+    scores = split(q * (1 / math.sqrt(d // heads))) @ k.transpose(-1, -2)
     if bias is not None:
         scores = scores + bias
-    context = (scores.softmax(-1) @ split(v)).transpose(1, 2).reshape(batch * length, d)
+    context = (scores.softmax(-1) @ v).transpose(1, 2).reshape(batch * length, d)
     x = x + context @ w[f"{p}.attention.output.weight"] + w[f"{p}.attention.output.bias"]
     h = ln(x, f"{p}.norm2")
     h = F.gelu(h @ w[f"{p}.mlp.up.weight"] + w[f"{p}.mlp.up.bias"], approximate="tanh")
-    return x + h @ w[f"{p}.mlp.down.weight"] + w[f"{p}.mlp.down.bias"]
+    return x + h @ w[f"{p}.mlp.down.weight"] + w[f"{p}.mlp.down.bias"], k, v
 
 
 rows = torch.arange(grid * grid) // grid
@@ -77,21 +83,26 @@ def grid_propagation(x, n):
     return x + spread
 
 
-def loss_fn():
+def encode_images(patches):
+    """Patch rows [images·patches, values] → image tokens [images·patches, d]."""
     per = grid * grid
     n = patches.shape[0] // per
     x = ln(patches @ w["image.patch.weight"] + w["image.patch.bias"], "image.patchNorm")
     x = (x.reshape(n, per, d) + w["image.row"][rows] + w["image.column"][cols]).reshape(n * per, d)
     for layer in range(config["encoderLayers"]):
-        x = block(x, f"encoder.{layer}", n, per, None)
+        x = block(x, f"encoder.{layer}", n, per, None)[0]
     features = ln(x, "image.outputNorm")
     if grid_layers > 0:
         features = grid_propagation(features, n)
-    table = torch.cat([torch.zeros(1, d), features], 0)
+    return features
+
+
+def loss_fn():
+    table = torch.cat([torch.zeros(1, d), encode_images(patches)], 0)
     positions = torch.arange(T).repeat(B)
     x = w["token.embedding"][tokens.reshape(-1)] + w["position.embedding"][positions] + table[slots]
     for layer in range(config["decoderLayers"]):
-        x = block(x, f"decoder.{layer}", B, T, causal)
+        x = block(x, f"decoder.{layer}", B, T, causal)[0]
     logits = ln(x, "decoder.norm") @ w["head.weight"] + w["head.bias"]
     logp = logits.reshape(B, T, -1)[:, :-1].log_softmax(-1)
     picked = logp.gather(-1, tokens[:, 1:].unsqueeze(-1)).squeeze(-1)
@@ -119,9 +130,103 @@ info = {
     "blas": os.path.realpath("/usr/lib/x86_64-linux-gnu/libblas.so.3"),
     "tokens": B * T,
 }
-for line in sys.stdin:
-    if line.strip() != "step":
-        break
+generation = None
+
+
+def load_generation():
+    """generate.json (the prompts as our model.generate prepares them: left-padded to the longest,
+    positions counted from each row's first real token, -1e9 on padded keys, image slots and
+    patches) and generate-weights.bin: the weights our model holds when it generates. Ours, not
+    this peer's after its own training steps: Adam turns float-rounding differences of near-zero
+    gradients into weight differences up to the learning rate, enough to flip near-tied greedy
+    picks, while the point here is the speed of the same decode on the same weights."""
+    global w
+    spec = json.load(open(f"{folder}/generate.json"))
+    raw = np.fromfile(f"{folder}/generate-weights.bin", dtype=np.float32)
+    w = {entry["name"]: torch.tensor(raw[entry["offset"]:entry["offset"] + int(np.prod(entry["shape"]))].reshape(entry["shape"])) for entry in spec["weights"]}
+    prompts, length = len(spec["lengths"]), len(spec["tokens"][0])
+    return {
+        **spec,
+        "prompts": prompts,
+        "length": length,
+        "tokens": torch.tensor(spec["tokens"], dtype=torch.long).reshape(-1),
+        "positions": torch.tensor(spec["positions"], dtype=torch.long).reshape(-1),
+        "slots": torch.tensor(spec["slots"], dtype=torch.long),
+        "patches": torch.tensor(spec["patches"], dtype=torch.float32).reshape(-1, config["patchSize"] ** 2 * 3),
+        # [prompts, 1, length, length]: causal and padded keys, as our forward adds them.
+        "bias": torch.triu(torch.full((length, length), -1e9), diagonal=1) + torch.tensor(spec["keyBias"], dtype=torch.float32).reshape(prompts, 1, 1, length),
+        "banned": torch.tensor(spec["bannedIds"], dtype=torch.long),
+    }
+
+
+def generate(max_tokens):
+    """Greedy decode of every prompt's n rows with a KV cache, as our generate does it: prefill the
+    prompts once and repeat each row's cache n times; per step, feed each row its last token at its
+    next position, pick the most likely non-banned id; a row ends at <|end|> (kept) or its limit;
+    finished rows are fed padding until a quarter of the rows have finished, then dropped in one go."""
+    g, n, vocabulary = generation, generation["n"], config["vocabularySize"]
+    P, L, layers = g["prompts"], g["length"], range(config["decoderLayers"])
     start = time.perf_counter()
-    loss = step()
-    print(json.dumps({**info, "loss": loss, "seconds": time.perf_counter() - start}), flush=True)
+    with torch.inference_mode():
+        table = torch.cat([torch.zeros(1, d), encode_images(g["patches"])], 0)
+        x = w["token.embedding"][g["tokens"]] + w["position.embedding"][g["positions"]] + table[g["slots"]]
+        caches = []
+        for layer in layers:
+            x, k, v = block(x, f"decoder.{layer}", P, L, g["bias"])
+            caches.append((k.repeat_interleave(n, 0), v.repeat_interleave(n, 0)))
+        last = x.reshape(P, L, d)[:, -1]
+        logits = (ln(last, "decoder.norm") @ w["head.weight"] + w["head.bias"]).repeat_interleave(n, 0)
+        key_bias = torch.tensor(g["keyBias"], dtype=torch.float32).reshape(P, L).repeat_interleave(n, 0)
+        prefill_seconds = time.perf_counter() - start
+        prompt_lengths = [length for length in g["lengths"] for _ in range(n)]
+        limits = [max(0, min(max_tokens, config["maxSequenceLength"] - length)) for length in prompt_lengths]
+        samples = [[] for _ in prompt_lengths]
+        # The sample each cache row decodes, or -1 once it finished.
+        active = [sample for sample, limit in enumerate(limits) if limit > 0]
+        logits = logits[active]
+        caches = [(k[active], v[active]) for k, v in caches]
+        key_bias = key_bias[active]
+        while True:
+            logits[:, g["banned"]] = -math.inf
+            picked = logits.argmax(-1).tolist()
+            for row, sample in enumerate(active):
+                if sample < 0:
+                    continue
+                samples[sample].append(picked[row])
+                if picked[row] == g["endId"] or len(samples[sample]) >= limits[sample]:
+                    active[row] = -1
+            keep = [row for row, sample in enumerate(active) if sample >= 0]
+            if not keep:
+                break
+            if len(active) - len(keep) >= max(1, len(active) / 4):
+                index = torch.tensor(keep)
+                active = [active[row] for row in keep]
+                caches = [(k.index_select(0, index), v.index_select(0, index)) for k, v in caches]
+                key_bias = key_bias.index_select(0, index)
+            R = len(active)
+            fed = torch.tensor([samples[sample][-1] if sample >= 0 else g["padId"] for sample in active])
+            position = torch.tensor([prompt_lengths[sample] + len(samples[sample]) - 1 if sample >= 0 else 0 for sample in active])
+            key_bias = torch.cat([key_bias, torch.zeros(R, 1)], 1)
+            x = w["token.embedding"][fed] + w["position.embedding"][position]
+            bias = key_bias.reshape(R, 1, 1, -1)
+            for layer in layers:
+                x, k, v = block(x, f"decoder.{layer}", R, 1, bias, caches[layer])
+                caches[layer] = (k, v)
+            logits = ln(x, "decoder.norm") @ w["head.weight"] + w["head.bias"]
+    seconds = time.perf_counter() - start
+    produced = sum(len(sample) for sample in samples)
+    return {"rows": len(samples), "tokens": produced, "seconds": seconds, "prefillSeconds": prefill_seconds, "tokensPerSecond": produced / seconds, "samples": samples}
+
+
+for line in sys.stdin:
+    command = line.split()
+    if command[:1] == ["step"]:
+        start = time.perf_counter()
+        loss = step()
+        print(json.dumps({**info, "loss": loss, "seconds": time.perf_counter() - start}), flush=True)
+    elif command[:1] == ["generate"]:
+        # Loading is not timed; training is over once generation starts (the weights are replaced).
+        generation = generation or load_generation()
+        print(json.dumps(generate(int(command[1]) if len(command) > 1 else 48)), flush=True)
+    else:
+        break
