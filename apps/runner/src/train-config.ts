@@ -19,6 +19,15 @@ const guardSecondsSchema = z
   .optional();
 
 /**
+ * The Adam a phase after SFT starts with: 'fresh' (default), or 'sft', SFT's own, its moments and
+ * step count carried on at the phase's rate. A fresh Adam divides its first gradients by their own
+ * size, so every weight moves by about the full rate whatever the gradient says; SFT's second
+ * moments say how large each weight's gradients run, so a small, noisy policy gradient makes a
+ * small step.
+ */
+const optimizerStateSchema = z.enum(['fresh', 'sft']).default('fresh');
+
+/**
  * `saccade train`'s configuration. Every field has the default run's value, so an empty config is
  * the built-in default: the small model on FrozenLake 4×4 from images, SFT on the solver's
  * demonstrations then GRPO, sized for a laptop CPU.
@@ -138,6 +147,7 @@ export const trainConfigSchema = z
         learningRate: z.number().positive().default(1e-4),
         /** Steps over which the rate rises linearly to learningRate (verl's lr_warmup_steps; 0: none): a fresh Adam's first updates move every weight by the full rate. */
         warmupSteps: z.number().int().nonnegative().default(0),
+        optimizerState: optimizerStateSchema,
         temperature: z.number().positive().default(1),
         maxTokens: z.number().int().positive().default(48),
         clipLow: z.number().positive().default(0.2),
@@ -204,6 +214,8 @@ export const trainConfigSchema = z
         criticLearningRate: z.number().positive().default(3e-3),
         /** As grpo.warmupSteps, for the actor's rate. */
         warmupSteps: z.number().int().nonnegative().default(0),
+        /** As grpo.optimizerState, for the actor's Adam (the critic's starts fresh). */
+        optimizerState: optimizerStateSchema,
         temperature: z.number().positive().default(1),
         maxTokens: z.number().int().positive().default(48),
         clipLow: z.number().positive().default(0.2),

@@ -1,4 +1,4 @@
-import { loadCheckpoint, VisionLanguageModel } from '@saccade/models';
+import { createAdamOptimizer, loadCheckpoint, VisionLanguageModel } from '@saccade/models';
 import type { RunEvent } from '@saccade/spec';
 import { trainGrpo, trainPpo, trainSft, type EpisodeRecorder, type PolicyEvaluation } from '@saccade/trainers';
 import { sftDemonstrations, type SftDemonstrations } from '@saccade/datagen';
@@ -92,7 +92,7 @@ export function plannedPhases(config: TrainConfig, resumeFrom?: { step: number; 
 }
 
 /** The settings of the phase after SFT, if the algorithm has one. */
-export function secondPhase(config: TrainConfig): { steps: number; timeLimitSeconds?: number | undefined } | undefined {
+export function secondPhase(config: TrainConfig): { steps: number; timeLimitSeconds?: number | undefined; optimizerState: 'fresh' | 'sft' } | undefined {
   return config.algorithm === 'ppo' ? config.ppo : config.algorithm === 'grpo' ? config.grpo : undefined;
 }
 
@@ -171,10 +171,15 @@ async function runPhases(config: TrainConfig, folder: RunFolder, setup: TrainRun
 
   let step = resumeFrom?.step ?? 0;
   const sftPending = config.sft.steps > 0 && (!resumeFrom || (resumeFrom.phase === 'sft' && !resumeFrom.complete));
+  // optimizerState 'sft': the phase after SFT goes on with SFT's Adam (its moments and step count).
+  const continueSftOptimizer = config.algorithm !== 'sft' && secondPhase(config)?.optimizerState === 'sft';
+  // SFT's Adam, kept past the phase when the next one continues it (a resumed SFT's is its checkpoint's).
+  let sftOptimizer = resumeFrom?.phase === 'sft' ? resumeFrom.optimizer : undefined;
   if (sftPending) {
     const demonstrations = setup.demonstrations ?? (config.sftFiles.length > 0 ? await sftDemonstrations(config.sftFiles, { skipInvalid: config.sftSkipInvalid }) : undefined);
     setup.demonstrations = undefined;
     const { demonstrator, ...sft } = config.sft;
+    if (sftOptimizer === undefined && continueSftOptimizer) sftOptimizer = createAdamOptimizer({ learningRate: config.sft.learningRate });
     const result = await trainSft(
       model,
       {
@@ -184,7 +189,7 @@ async function runPhases(config: TrainConfig, folder: RunFolder, setup: TrainRun
         // A random agent of the env's action space, seeded per training seed: valid actions in the format, no policy.
         ...(demonstrator === 'random' ? { demonstrationAgent: ({ env, prompt }: EpisodeContext) => randomAgentFor(env, `demonstration:${String(prompt.seed ?? 0)}`) } : {}),
         startStep: step,
-        ...(resumeFrom?.optimizer ? { optimizer: resumeFrom.optimizer } : {}),
+        ...(sftOptimizer ? { optimizer: sftOptimizer } : {}),
         checkpointMetadata: { phaseStart: 0 },
       },
       options.emit,
@@ -200,13 +205,18 @@ async function runPhases(config: TrainConfig, folder: RunFolder, setup: TrainRun
   const inPhase2 = resumeFrom?.phase === algorithm && !resumeFrom.complete;
   if (algorithm !== 'sft' && phaseSteps > 0 && !reached() && (inPhase2 || !resumeFrom || resumeFrom.phase === 'sft')) {
     const phaseStart = inPhase2 ? resumeFrom.phaseStart : step;
-    const resumed = { startStep: step, ...(inPhase2 && resumeFrom.optimizer ? { optimizer: resumeFrom.optimizer } : {}), checkpointMetadata: { phaseStart } };
+    const continued = !inPhase2 && continueSftOptimizer ? sftOptimizer : undefined;
+    if (!inPhase2 && continueSftOptimizer && continued === undefined) {
+      options.emit({ type: 'log', time: new Date().toISOString(), level: 'warn', step, message: `optimizerState 'sft': this run has no SFT optimizer to go on with (no SFT steps, or a checkpoint without one); ${algorithm.toUpperCase()} starts with a fresh Adam.` });
+    }
+    const optimizer = inPhase2 ? resumeFrom.optimizer : continued;
+    const resumed = { startStep: step, ...(optimizer ? { optimizer } : {}), checkpointMetadata: { phaseStart } };
     let result;
     if (algorithm === 'ppo') {
-      const { timeLimitSeconds, steps, ...ppo } = config.ppo;
+      const { timeLimitSeconds, steps, optimizerState: _ppoOptimizerState, ...ppo } = config.ppo;
       result = await trainPpo(model, { ...common, ...ppo, steps: phaseStart + steps, timeLimitSeconds, phaseStart, ...resumed }, options.emit);
     } else {
-      const { timeLimitSeconds, steps, ...grpo } = config.grpo;
+      const { timeLimitSeconds, steps, optimizerState: _grpoOptimizerState, ...grpo } = config.grpo;
       result = await trainGrpo(model, { ...common, ...grpo, steps: phaseStart + steps, timeLimitSeconds, phaseStart, ...resumed }, options.emit);
     }
     evaluations.push(...result.evaluations.map((evaluation) => ({ ...evaluation, phase: algorithm })));
@@ -214,5 +224,6 @@ async function runPhases(config: TrainConfig, folder: RunFolder, setup: TrainRun
     step = result.steps;
   }
   resumeFrom?.optimizer?.dispose();
+  if (sftOptimizer !== resumeFrom?.optimizer) sftOptimizer?.dispose();
   return { steps: step, seconds: (performance.now() - started) / 1000, evaluations, cuts };
 }
