@@ -1,4 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
+import { expShiftedByMax } from '@saccade/tensor';
 import { patchGrid, type ModelConfig } from './model-config';
 import { maxReadoutCache, maxReadoutStep, maxReadoutTerms, readoutOf } from './image-readout';
 import type { WeightLookup } from './transformer-layers';
@@ -208,9 +209,10 @@ export function pointerTerms(config: ModelConfig, normed: tf.Tensor2D, states: P
   const key = tf.reshape(tf.matMul(keyStates, weight('pointer.key.weight')), [batch, length, h]);
   const scores = tf.div(tf.matMul(query, key, false, true), Math.sqrt(h));
   const mask = tf.matMul(inputs.pointerImage, inputs.keyImage, false, true);
-  // exp(s − max) over the pointed-at image's keys; the max cancels in the marginals below.
+  // exp(s − max) over the pointed-at image's keys; the max cancels in the marginals below (a row
+  // with no image has zero weights and a total of 1), so its gradient is left out (expShiftedByMax).
   const masked = tf.add(scores, tf.mul(tf.sub(mask, 1), 1e9));
-  const weights = tf.mul(tf.exp(tf.sub(masked, tf.max(masked, -1, true))), mask);
+  const weights = tf.mul(expShiftedByMax(masked, -1), mask);
   const total = tf.add(tf.sum(weights, -1, true), tf.sub(1, tf.reshape(inputs.hasImage, [batch, length, 1])));
   const column = tf.reshape(tf.div(tf.matMul(weights, inputs.keyColumn), total), [batch * length, side]) as tf.Tensor2D;
   const row = tf.reshape(tf.div(tf.matMul(weights, inputs.keyRow), total), [batch * length, side]) as tf.Tensor2D;
