@@ -86,7 +86,7 @@ describe('reduceRunState', () => {
   });
 
   test('a sampled evaluation charts beside the greedy one: sampledSuccess on the success chart, sampledMeanReward on the reward chart', () => {
-    const events = [
+    const events: { step: number; metrics: Record<string, number> }[] = [
       { step: 60, metrics: { success: 0.465, meanReward: 0.465, sampledSuccess: 0.355, sampledMeanReward: 0.4, sampledSamples: 4, sampledTemperature: 0.7 } },
       { step: 70, metrics: { success: 0.72, meanReward: 0.72, sampledSuccess: 0.361, sampledMeanReward: 0.41, sampledSamples: 4, sampledTemperature: 0.7 } },
       { step: 80, metrics: { success: 0.34, meanReward: 0.34 } },
