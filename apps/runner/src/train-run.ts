@@ -172,7 +172,7 @@ async function runPhases(config: TrainConfig, folder: RunFolder, setup: TrainRun
   let step = resumeFrom?.step ?? 0;
   const sftPending = config.sft.steps > 0 && (!resumeFrom || (resumeFrom.phase === 'sft' && !resumeFrom.complete));
   // optimizerState 'sft': the phase after SFT goes on with SFT's Adam (its moments and step count).
-  const continueSftOptimizer = config.algorithm !== 'sft' && secondPhase(config)?.optimizerState === 'sft';
+  const continueSftOptimizer = secondPhase(config)?.optimizerState === 'sft';
   // SFT's Adam, kept past the phase when the next one continues it (a resumed SFT's is its checkpoint's).
   let sftOptimizer = resumeFrom?.phase === 'sft' ? resumeFrom.optimizer : undefined;
   if (sftPending) {
@@ -205,11 +205,11 @@ async function runPhases(config: TrainConfig, folder: RunFolder, setup: TrainRun
   const inPhase2 = resumeFrom?.phase === algorithm && !resumeFrom.complete;
   if (algorithm !== 'sft' && phaseSteps > 0 && !reached() && (inPhase2 || !resumeFrom || resumeFrom.phase === 'sft')) {
     const phaseStart = inPhase2 ? resumeFrom.phaseStart : step;
-    const continued = !inPhase2 && continueSftOptimizer ? sftOptimizer : undefined;
-    if (!inPhase2 && continueSftOptimizer && continued === undefined) {
+    const carry = !inPhase2 && continueSftOptimizer;
+    if (carry && sftOptimizer === undefined) {
       options.emit({ type: 'log', time: new Date().toISOString(), level: 'warn', step, message: `optimizerState 'sft': this run has no SFT optimizer to go on with (no SFT steps, or a checkpoint without one); ${algorithm.toUpperCase()} starts with a fresh Adam.` });
     }
-    const optimizer = inPhase2 ? resumeFrom.optimizer : continued;
+    const optimizer = inPhase2 ? resumeFrom.optimizer : carry ? sftOptimizer : undefined;
     const resumed = { startStep: step, ...(optimizer ? { optimizer } : {}), checkpointMetadata: { phaseStart } };
     let result;
     if (algorithm === 'ppo') {
