@@ -203,7 +203,7 @@ export function reduceRunState(state: RunState, event: RunEvent): RunState {
       return next;
     }
     case 'eval-end': {
-      next.series = addPoints(addPoints(state.series, 'eval', event.step, event.metrics, CHART_NAMES), 'sampled', event.step, sampledMetrics(event.metrics), CHART_NAMES);
+      next.series = addPoints(addPoints(state.series, 'eval', event.step, event.metrics, CHART_NAMES), 'sampled', event.step, sampledAsGreedyNames(event.metrics), CHART_NAMES);
       const parts = [
         finite(event.metrics.success) ? `success ${(event.metrics.success * 100).toFixed(1)}%` : undefined,
         sampledLine(event.metrics),
@@ -385,7 +385,7 @@ function addPoints(
  * The sampled evaluation's metrics under the greedy names: an evaluation row reports every metric of
  * its sampled episodes again as `sampled<Metric>` (`sampledSuccess`, `sampledMeanReward`).
  */
-function sampledMetrics(metrics: Record<string, number>): Record<string, number> {
+function sampledAsGreedyNames(metrics: Record<string, number>): Record<string, number> {
   const sampled: Record<string, number> = {};
   for (const [name, value] of Object.entries(metrics)) {
     const match = /^sampled([A-Z])(.*)$/.exec(name);
