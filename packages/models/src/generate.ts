@@ -163,12 +163,16 @@ async function decodeWithCache(
 ): Promise<void> {
   const { config, tokenizer } = model;
   const n = options.n ?? 1;
-  let state = timePhase('prefill', () => prefill(model, options, n, initialActive));
+  // Decoding steps feed every token but the last: room for the longest sample's.
+  const steps = Math.max(1, ...initialActive.map((index) => (samples[index]?.limit ?? 1) - 1));
+  let state = timePhase('prefill', () => withRoom(prefill(model, options, n, initialActive), steps));
   // The sample each cache row decodes, or -1 once it finished: finished rows stay (fed padding)
   // until a quarter of the rows are finished, then the cache is compacted in one go.
   let rows: number[] = [...initialActive];
+  // Every row's next key goes to the same cache position: the prompts are left-padded to one length.
+  let position = state.keyBias.shape[1] - steps;
   try {
-    for (;;) {
+    for (;; position++) {
       throwIfAborted(options.signal);
       const logits = (await state.logits.data()) as Float32Array;
       const going = new Set(timePhase('decode.sample', () => advance(logits, rows)));
@@ -184,13 +188,14 @@ async function decodeWithCache(
         const promptLength = options.prompts[state.prompt]?.tokens.length ?? 0;
         return { token: state.tokens.at(-1) ?? tokenizer.padId, position: promptLength + state.tokens.length - 1 };
       };
-      const steps = rows.map((sample) => (sample >= 0 ? last(sample) : { token: tokenizer.padId, position: 0 }));
+      const inputs = rows.map((sample) => (sample >= 0 ? last(sample) : { token: tokenizer.padId, position: 0 }));
       state = timePhase('decode.step', () => tf.tidy(() => {
+        // Compacting copies the kept rows into new tensors, which the step then owns.
         const select = <T extends tf.Tensor>(tensor: T): T => (compact ? selectRows(tensor, keep) : tensor);
-        const keyBias = tf.concat([select(previous.keyBias), tf.zeros([rows.length, 1])], 1) as tf.Tensor2D;
+        const keyBias = select(previous.keyBias);
         let x = tf.add(
-          tf.gather(model.weight('token.embedding'), tf.tensor1d(steps.map((step) => step.token), 'int32')),
-          tf.gather(model.weight('position.embedding'), tf.tensor1d(steps.map((step) => step.position), 'int32')),
+          tf.gather(model.weight('token.embedding'), tf.tensor1d(inputs.map((input) => input.token), 'int32')),
+          tf.gather(model.weight('position.embedding'), tf.tensor1d(inputs.map((input) => input.position), 'int32')),
         ) as tf.Tensor2D;
         const caches = previous.caches.map((layer, index) => {
           const step = transformerBlockStep(
@@ -199,6 +204,7 @@ async function decodeWithCache(
             `decoder.${index}`,
             { keys: select(layer.keys), values: select(layer.values) },
             keyBias,
+            position,
             config.headCount,
             config.layerNormEpsilon,
           );
@@ -209,11 +215,28 @@ async function decodeWithCache(
         const logits = model.heads(x, undefined, pointer ? { cache: pointer } : undefined).logits;
         return pointer ? { logits, caches, keyBias, pointer } : { logits, caches, keyBias };
       }));
-      disposeState(previous);
+      disposeState(previous, state);
     }
   } finally {
     disposeState(state);
   }
+}
+
+/**
+ * The prefill's caches and key bias with room for `steps` more positions (zeros: the bias lets
+ * every row look at them once written), as new tensors the decoding loop alone holds: the KV
+ * cache is written in place.
+ */
+function withRoom(state: DecodeState, steps: number): DecodeState {
+  const grown = tf.tidy(() => {
+    const grow = (tensor: tf.Tensor4D) => tf.pad(tensor, [[0, 0], [0, 0], [0, steps], [0, 0]]);
+    return {
+      caches: state.caches.map((layer) => ({ keys: grow(layer.keys), values: grow(layer.values) })),
+      keyBias: tf.pad(state.keyBias, [[0, 0], [0, steps]]),
+    };
+  });
+  tf.dispose([state.keyBias, ...state.caches.flatMap((layer) => [layer.keys, layer.values])]);
+  return { ...state, ...grown };
 }
 
 /**
@@ -261,12 +284,14 @@ function prefill(model: VisionLanguageModel, options: GenerateOptions, n: number
       };
     });
   } finally {
-    slices.forEach(disposeState);
+    slices.forEach((slice) => disposeState(slice));
   }
 }
 
-function disposeState(state: DecodeState): void {
-  tf.dispose([state.logits, state.keyBias, ...state.caches.flatMap((layer) => [layer.keys, layer.values])]);
+/** Disposes a state's tensors, but those `next` still holds (a cache written in place). */
+function disposeState(state: DecodeState, next?: DecodeState): void {
+  const held = new Set<tf.Tensor>(next ? [next.keyBias, ...next.caches.flatMap((layer) => [layer.keys, layer.values])] : []);
+  tf.dispose([state.logits, state.keyBias, ...state.caches.flatMap((layer) => [layer.keys, layer.values])].filter((tensor) => !held.has(tensor)));
   if (state.pointer) disposePointerCache(state.pointer);
 }
 

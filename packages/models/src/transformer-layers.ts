@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { fusedAttention, gelu } from '@saccade/tensor';
+import { decodeAttention, fusedAttention, gelu, type KvCacheLayer } from '@saccade/tensor';
 
 /** Looks up a weight by its logical name; the model passes its own map. */
 export type WeightLookup = (name: string) => tf.Tensor;
@@ -133,35 +133,27 @@ export function transformerBlock(
 }
 
 /**
- * One decoding step per row against cached keys/values [rows, heads, past, d/heads]. Scores are
- * elementwise products and sums rather than batched matMuls: with one query per row the batched
- * product is all overhead on wasm.
+ * One decoding step per row against its KV cache with room to grow ([rows, heads, capacity,
+ * d/heads], positions before `position` filled; see @saccade/tensor's `decodeAttention`): the
+ * step's key and value go to `position`, written in place on wasm, so the returned keys and values
+ * may be the cache's own tensors. `keyBias` [rows, capacity] masks each row's left padding.
  */
 export function transformerBlockStep(
   x: tf.Tensor2D,
   weight: WeightLookup,
   prefix: string,
-  cache: { keys: tf.Tensor4D; values: tf.Tensor4D },
-  keyBias: tf.Tensor,
+  cache: KvCacheLayer,
+  keyBias: tf.Tensor2D,
+  position: number,
   heads: number,
   epsilon: number,
 ): AttentionOutput {
-  const rows = x.shape[0];
-  const shape = { batch: rows, length: 1, heads };
   const normed = layerNorm(x, weight(`${prefix}.norm1.gain`), weight(`${prefix}.norm1.bias`), epsilon) as tf.Tensor2D;
   const qkv = linear(normed, weight(`${prefix}.attention.qkv.weight`), weight(`${prefix}.attention.qkv.bias`));
-  const [q, k, v] = tf.split(qkv, 3, 1) as [tf.Tensor2D, tf.Tensor2D, tf.Tensor2D];
-  const headDimension = (x.shape[1] ?? 0) / heads;
-  const queries = splitHeads(tf.mul(q, 1 / Math.sqrt(headDimension)), shape);
-  const keys = tf.concat([cache.keys, splitHeads(k, shape)], 2);
-  const values = tf.concat([cache.values, splitHeads(v, shape)], 2);
-  // [rows, heads, past+1] + bias [rows, 1, past+1]
-  const scores = tf.add(tf.sum(tf.mul(queries, keys), 3), tf.expandDims(keyBias, 1));
-  const probabilities = tf.expandDims(tf.softmax(scores), 3);
-  const context = tf.reshape(tf.sum(tf.mul(probabilities, values), 2), [rows, heads * headDimension]) as tf.Tensor2D;
-  const attention = linear(context, weight(`${prefix}.attention.output.weight`), weight(`${prefix}.attention.output.bias`));
+  const step = decodeAttention(qkv, cache, keyBias, { heads, position });
+  const attention = linear(step.context, weight(`${prefix}.attention.output.weight`), weight(`${prefix}.attention.output.bias`));
   const afterAttention = tf.add(x, attention);
   const normed2 = layerNorm(afterAttention, weight(`${prefix}.norm2.gain`), weight(`${prefix}.norm2.bias`), epsilon);
   const output = tf.add(afterAttention, mlp(normed2 as tf.Tensor2D, weight, `${prefix}.mlp`));
-  return { output: output as tf.Tensor2D, keys, values };
+  return { output: output as tf.Tensor2D, keys: step.keys, values: step.values };
 }

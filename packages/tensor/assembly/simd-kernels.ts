@@ -1095,3 +1095,145 @@ export function attentionGrad(
     }
   }
 }
+
+// One decoding step of multi-head attention against a KV cache held with room to grow: keys and
+// values [rows, heads, capacity, size], positions 0…position−1 already filled. The step's q | k | v
+// (qkv [rows, 3·d], heads side by side as above) writes its key and value at `position` in place,
+// then each row's query attends positions 0…position: s = (q·scale)·kᵀ + bias, p = softmax(s),
+// out = p·v. bias is [rows, capacity] (0 where a row may look, ≤ −1e8 at its left padding). Writing
+// in place is what makes a step cost the attention, not a copy of the whole cache.
+// scratch: size + capacity floats, then 2 floats of softmax stats.
+
+/** Σ a[p]·b[p] over `size` floats, in four lanes then a tail. */
+@inline function dotFloats(a: usize, b: usize, size: i32): f32 {
+  let sums = f32x4.splat(0);
+  let p = 0;
+  for (; p + 4 <= size; p += 4) {
+    const at = <usize>p << 2;
+    sums = f32x4.add(sums, f32x4.mul(v128.load(a + at), v128.load(b + at)));
+  }
+  let total = laneSum(sums);
+  for (; p < size; p++) total += load<f32>(a + (<usize>p << 2)) * load<f32>(b + (<usize>p << 2));
+  return total;
+}
+
+/**
+ * s[t] = q·k[t] for keys t < end (`size` floats each, contiguous): four keys at a time, their four
+ * lane sums gathered into one vector by two rounds of shuffles, so q is loaded once per four keys.
+ */
+@inline function scoreKeys(q: usize, k: usize, s: usize, end: i32, size: i32): void {
+  const sizeBytes = <usize>size << 2;
+  let t = 0;
+  if ((size & 3) == 0) {
+    for (; t + 4 <= end; t += 4) {
+      const k0 = k + <usize>t * sizeBytes;
+      const k1 = k0 + sizeBytes;
+      const k2 = k1 + sizeBytes;
+      const k3 = k2 + sizeBytes;
+      let a0 = f32x4.splat(0);
+      let a1 = f32x4.splat(0);
+      let a2 = f32x4.splat(0);
+      let a3 = f32x4.splat(0);
+      for (let p = 0; p < size; p += 4) {
+        const at = <usize>p << 2;
+        const x = v128.load(q + at);
+        a0 = f32x4.add(a0, f32x4.mul(x, v128.load(k0 + at)));
+        a1 = f32x4.add(a1, f32x4.mul(x, v128.load(k1 + at)));
+        a2 = f32x4.add(a2, f32x4.mul(x, v128.load(k2 + at)));
+        a3 = f32x4.add(a3, f32x4.mul(x, v128.load(k3 + at)));
+      }
+      const b01 = f32x4.add(i32x4.shuffle(a0, a1, 0, 1, 4, 5), i32x4.shuffle(a0, a1, 2, 3, 6, 7));
+      const b23 = f32x4.add(i32x4.shuffle(a2, a3, 0, 1, 4, 5), i32x4.shuffle(a2, a3, 2, 3, 6, 7));
+      v128.store(s + (<usize>t << 2), f32x4.add(i32x4.shuffle(b01, b23, 0, 2, 4, 6), i32x4.shuffle(b01, b23, 1, 3, 5, 7)));
+    }
+  }
+  for (; t < end; t++) store<f32>(s + (<usize>t << 2), dotFloats(q, k + <usize>t * sizeBytes, size));
+}
+
+/**
+ * target[0…size) = Σ_t p[t]·v[t] over t < end, sixteen (then four) columns at a time held in
+ * registers across all t; keys of weight 0 (masked) are skipped.
+ */
+@inline function weighValues(p: usize, v: usize, target: usize, end: i32, size: i32): void {
+  const sizeBytes = <usize>size << 2;
+  let c = 0;
+  for (; c + 16 <= size; c += 16) {
+    let o0 = f32x4.splat(0);
+    let o1 = f32x4.splat(0);
+    let o2 = f32x4.splat(0);
+    let o3 = f32x4.splat(0);
+    for (let t = 0; t < end; t++) {
+      const weight = load<f32>(p + (<usize>t << 2));
+      if (weight == 0) continue;
+      const w = f32x4.splat(weight);
+      const from = v + <usize>t * sizeBytes + (<usize>c << 2);
+      o0 = f32x4.add(o0, f32x4.mul(w, v128.load(from)));
+      o1 = f32x4.add(o1, f32x4.mul(w, v128.load(from, 16)));
+      o2 = f32x4.add(o2, f32x4.mul(w, v128.load(from, 32)));
+      o3 = f32x4.add(o3, f32x4.mul(w, v128.load(from, 48)));
+    }
+    const to = target + (<usize>c << 2);
+    v128.store(to, o0);
+    v128.store(to, o1, 16);
+    v128.store(to, o2, 32);
+    v128.store(to, o3, 48);
+  }
+  for (; c + 4 <= size; c += 4) {
+    let o = f32x4.splat(0);
+    for (let t = 0; t < end; t++) {
+      const weight = load<f32>(p + (<usize>t << 2));
+      if (weight == 0) continue;
+      o = f32x4.add(o, f32x4.mul(f32x4.splat(weight), v128.load(v + <usize>t * sizeBytes + (<usize>c << 2))));
+    }
+    v128.store(target + (<usize>c << 2), o);
+  }
+  for (; c < size; c++) {
+    let o: f32 = 0;
+    for (let t = 0; t < end; t++) o += load<f32>(p + (<usize>t << 2)) * load<f32>(v + <usize>t * sizeBytes + (<usize>c << 2));
+    store<f32>(target + (<usize>c << 2), o);
+  }
+}
+
+export function decodeAttention(
+  qkv: usize,
+  keys: usize,
+  values: usize,
+  bias: usize,
+  out: usize,
+  scratch: usize,
+  rows: i32,
+  heads: i32,
+  size: i32,
+  capacity: i32,
+  position: i32,
+  hasBias: bool,
+  scale: f32,
+): void {
+  const d = heads * size;
+  const qkvRow = (<usize>d * 3) << 2;
+  const outRow = <usize>d << 2;
+  const sizeBytes = <usize>size << 2;
+  const q = scratch;
+  const s = q + sizeBytes;
+  const stat = s + ((<usize>capacity) << 2);
+  const end = position + 1;
+  const factor = f32x4.splat(scale);
+  for (let r = 0; r < rows; r++) {
+    const row = qkv + <usize>r * qkvRow;
+    const biasRow = bias + ((<usize>r * <usize>capacity) << 2);
+    for (let h = 0; h < heads; h++) {
+      const head = (<usize>h * <usize>size) << 2;
+      const cached = (<usize>(r * heads + h) * <usize>capacity) * sizeBytes;
+      const k = keys + cached;
+      const v = values + cached;
+      memory.copy(k + <usize>position * sizeBytes, row + outRow + head, sizeBytes);
+      memory.copy(v + <usize>position * sizeBytes, row + 2 * outRow + head, sizeBytes);
+      let p = 0;
+      for (; p + 4 <= size; p += 4) v128.store(q + (<usize>p << 2), f32x4.mul(v128.load(row + head + (<usize>p << 2)), factor));
+      for (; p < size; p++) store<f32>(q + (<usize>p << 2), load<f32>(row + head + (<usize>p << 2)) * scale);
+      scoreKeys(q, k, s, end, size);
+      softmaxRow(s, biasRow, hasBias, end, end, stat, false);
+      weighValues(s, v, out + <usize>r * outRow + head, end, size);
+    }
+  }
+}

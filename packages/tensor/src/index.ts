@@ -12,4 +12,5 @@ export { gelu, geluElementwise } from './gelu.js';
 export { expShiftedByMax, stableLogSumExp } from './max-shift.js';
 export { smoothMaxStem, smoothMaxStemOps, type SmoothMaxStemOptions } from './smooth-max-stem.js';
 export { fusedAttention, fusedAttentionOps, type FusedAttentionShape } from './fused-attention.js';
+export { decodeAttention, decodeAttentionOps, type DecodeAttentionOptions, type DecodeAttentionResult, type KvCacheLayer } from './decode-attention.js';
 export { FusedAdamOptimizer, fusedAdamAvailable } from './fused-adam.js';

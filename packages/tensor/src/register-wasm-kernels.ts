@@ -4,6 +4,7 @@ import { batchMatMulConfig } from './kernels/batch-mat-mul.js';
 import { addConfig, multiplyConfig, subConfig } from './kernels/binary.js';
 import { conv2DBackpropFilterConfig } from './kernels/conv2d-backprop-filter.js';
 import { conv2DBackpropInputConfig } from './kernels/conv2d-backprop-input.js';
+import { decodeAttentionConfig } from './kernels/decode-attention.js';
 import { depthwiseConv2dNativeBackpropFilterConfig } from './kernels/depthwise-conv2d-backprop-filter.js';
 import { depthwiseConv2dNativeBackpropInputConfig } from './kernels/depthwise-conv2d-backprop-input.js';
 import { fusedAttentionConfig, fusedAttentionGradConfig } from './kernels/fused-attention.js';
@@ -27,6 +28,7 @@ export const wasmKernelConfigs: readonly KernelConfig[] = [
   batchMatMulConfig,
   conv2DBackpropFilterConfig,
   conv2DBackpropInputConfig,
+  decodeAttentionConfig,
   depthwiseConv2dNativeBackpropFilterConfig,
   depthwiseConv2dNativeBackpropInputConfig,
   fusedAttentionConfig,

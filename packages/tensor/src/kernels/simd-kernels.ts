@@ -46,6 +46,7 @@ interface SimdExports {
   smoothMaxStemGrad(...args: number[]): void;
   attention(...args: number[]): void;
   attentionGrad(...args: number[]): void;
+  decodeAttention(...args: number[]): void;
 }
 
 type BinaryExport = (a: number, b: number, out: number, rows: number, cols: number, aMode: number, bMode: number) => void;
@@ -447,6 +448,38 @@ export function runSimdAttentionGrad(backend: WasmBackend, attention: SimdAttent
   return (
     withScratch(backend, bytes, (scratch) => {
       kernels.attentionGrad(attention.qkv, attention.bias ?? 0, at.dy, attention.stats, at.dqkv, scratch, attention.batch, length, attention.heads, size, attention.bias === undefined ? 0 : 1, attention.biasStride, attention.scale);
+      return true;
+    }) ?? false
+  );
+}
+
+/** Where a decoding step's attention finds its operands on the heap (see `decodeAttention` in assembly/simd-kernels.ts). */
+export interface SimdDecodeAttention {
+  /** [rows, 3·heads·size]: the step's q | k | v. */
+  qkv: number;
+  /** [rows, heads, capacity, size] each, written at `position` in place. */
+  keys: number;
+  values: number;
+  /** [rows, capacity]; undefined: none. */
+  bias: number | undefined;
+  /** [rows, heads·size]. */
+  out: number;
+  rows: number;
+  heads: number;
+  size: number;
+  capacity: number;
+  position: number;
+  scale: number;
+}
+
+/** One decoding step's attention (see SimdDecodeAttention); false (nothing written) when unavailable. */
+export function runSimdDecodeAttention(backend: WasmBackend, step: SimdDecodeAttention): boolean {
+  const kernels = instanceFor(backend);
+  if (!kernels) return false;
+  const bytes = 4 * (step.size + step.capacity + 2);
+  return (
+    withScratch(backend, bytes, (scratch) => {
+      kernels.decodeAttention(step.qkv, step.keys, step.values, step.bias ?? 0, step.out, scratch, step.rows, step.heads, step.size, step.capacity, step.position, step.bias === undefined ? 0 : 1, step.scale);
       return true;
     }) ?? false
   );
