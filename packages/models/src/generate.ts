@@ -165,7 +165,7 @@ async function decodeWithCache(
   const n = options.n ?? 1;
   // Decoding steps feed every token but the last: room for the longest sample's.
   const steps = Math.max(1, ...initialActive.map((index) => (samples[index]?.limit ?? 1) - 1));
-  let state = timePhase('prefill', () => withRoom(prefill(model, options, n, initialActive), steps));
+  let state = timePhase('prefill', () => prefill(model, options, n, initialActive, steps));
   // The sample each cache row decodes, or -1 once it finished: finished rows stay (fed padding)
   // until a quarter of the rows are finished, then the cache is compacted in one go.
   let rows: number[] = [...initialActive];
@@ -223,28 +223,13 @@ async function decodeWithCache(
 }
 
 /**
- * The prefill's caches and key bias with room for `steps` more positions (zeros: the bias lets
- * every row look at them once written), as new tensors the decoding loop alone holds: the KV
- * cache is written in place.
- */
-function withRoom(state: DecodeState, steps: number): DecodeState {
-  const grown = tf.tidy(() => {
-    const grow = (tensor: tf.Tensor4D) => tf.pad(tensor, [[0, 0], [0, 0], [0, steps], [0, 0]]);
-    return {
-      caches: state.caches.map((layer) => ({ keys: grow(layer.keys), values: grow(layer.values) })),
-      keyBias: tf.pad(state.keyBias, [[0, 0], [0, steps]]),
-    };
-  });
-  tf.dispose([state.keyBias, ...state.caches.flatMap((layer) => [layer.keys, layer.values])]);
-  return { ...state, ...grown };
-}
-
-/**
  * Runs each prompt once and repeats its cache for its samples (the rows of `initialActive`). The
  * prefill's attention holds prompts × length² scores per layer, so prompts go through it a slice at
- * a time, all padded to one length so that the slices' caches stack.
+ * a time, all padded to one length so that the slices' caches stack. The caches and key bias get
+ * room for `room` more positions (zeros: the bias lets every row look at them once written) before
+ * they are repeated, as new tensors the decoding loop alone holds: it writes the KV cache in place.
  */
-function prefill(model: VisionLanguageModel, options: GenerateOptions, n: number, initialActive: number[]): DecodeState {
+function prefill(model: VisionLanguageModel, options: GenerateOptions, n: number, initialActive: number[], room: number): DecodeState {
   const length = Math.max(...options.prompts.map((prompt) => prompt.tokens.length));
   const sliceSize = Math.max(1, Math.floor(PREFILL_BUDGET / (length * length)));
   const slices: DecodeState[] = [];
@@ -272,15 +257,17 @@ function prefill(model: VisionLanguageModel, options: GenerateOptions, n: number
     }
     // Stacked, repeated and selected into new tensors (clone: one slice with nothing to repeat or drop).
     return tf.tidy(() => {
-      const expand = <T extends tf.Tensor>(parts: T[]): T => tf.clone(selectRows(repeatRows((parts.length === 1 ? parts[0]! : tf.concat(parts, 0)) as T, n), initialActive));
+      const stack = <T extends tf.Tensor>(parts: T[]): T => (parts.length === 1 ? parts[0]! : tf.concat(parts, 0)) as T;
+      const expand = <T extends tf.Tensor>(tensor: T): T => tf.clone(selectRows(repeatRows(tensor, n), initialActive));
+      const grow = (parts: tf.Tensor4D[]): tf.Tensor4D => expand(tf.pad(stack(parts), [[0, 0], [0, 0], [0, room], [0, 0]]));
       return {
-        logits: expand(slices.map((slice) => slice.logits)),
+        logits: expand(stack(slices.map((slice) => slice.logits))),
         caches: slices[0]!.caches.map((_, layer) => ({
-          keys: expand(slices.map((slice) => slice.caches[layer]!.keys)),
-          values: expand(slices.map((slice) => slice.caches[layer]!.values)),
+          keys: grow(slices.map((slice) => slice.caches[layer]!.keys)),
+          values: grow(slices.map((slice) => slice.caches[layer]!.values)),
         })),
-        keyBias: expand(slices.map((slice) => slice.keyBias)),
-        ...(slices[0]!.pointer ? { pointer: combinePointerCaches(slices.map((slice) => slice.pointer!), expand) } : {}),
+        keyBias: expand(tf.pad(stack(slices.map((slice) => slice.keyBias)), [[0, 0], [0, room]])),
+        ...(slices[0]!.pointer ? { pointer: combinePointerCaches(slices.map((slice) => slice.pointer!), (parts) => expand(stack(parts))) } : {}),
       };
     });
   } finally {
