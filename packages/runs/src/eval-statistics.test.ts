@@ -29,12 +29,12 @@ describe('passAtK', () => {
   });
 });
 
-function trajectory(seed: number, sample: number, success: boolean, extra: { family?: string; toolCalls?: { name?: string; ok: boolean; hit?: boolean }[]; error?: boolean } = {}): Trajectory {
+function trajectory(seed: number, sample: number, success: boolean, extra: { family?: string; toolCalls?: { name?: string; ok: boolean; hit?: boolean }[]; error?: boolean; truncated?: boolean } = {}): Trajectory {
   const info: Record<string, unknown> = { metrics: { success, format_correct: true } };
   if (extra.family !== undefined) info['taskFamily'] = extra.family;
   const turns = [
     ...(extra.toolCalls ? [{ observation: { text: '', images: [] }, action: 'call', reward: 0, rewardTerms: {}, terminated: false, truncated: false, info: { toolCalls: extra.toolCalls }, timing: { agentMs: 0, envMs: 0 } }] : []),
-    { observation: { text: '', images: [] }, action: 'answer', reward: success ? 1 : 0, rewardTerms: {}, terminated: true, truncated: false, info, timing: { agentMs: 0, envMs: 0 } },
+    { observation: { text: '', images: [] }, action: 'answer', reward: success ? 1 : 0, rewardTerms: {}, terminated: !extra.truncated, truncated: extra.truncated === true, info, timing: { agentMs: 0, envMs: 0 } },
   ];
   return {
     id: `${seed}-${sample}`,
@@ -88,6 +88,24 @@ describe('summarizeEval', () => {
     // 3 turns say their format (the fourth says nothing), 1 of them well formed.
     expect(summary.formatRate).toBe(1 / 3);
     expect(summarizeEval([stored({ metrics: { success: true } })], 1).formatRate).toBeNull();
+  });
+
+  test('says how episodes ended and which seeds no sample solved', () => {
+    const summary = summarizeEval(
+      [
+        trajectory(4, 0, true),
+        trajectory(4, 1, false),
+        trajectory(2, 0, false, { truncated: true }),
+        trajectory(2, 1, false),
+        trajectory(9, 0, false, { error: true }),
+        trajectory(9, 1, false),
+        trajectory(7, 0, true),
+        trajectory(7, 1, true),
+      ],
+      2,
+    );
+    expect(summary.endings).toEqual({ success: 3, terminated: 3, truncated: 1, errored: 1 });
+    expect(summary.neverSolved).toEqual([2, 9]);
   });
 
   test('without a task family the env id is the family; one sample gives no pass@k', () => {

@@ -137,7 +137,29 @@ export interface EvalSummary extends RateSummary {
   families: Record<string, RateSummary>;
   /** Mean over seeds of the unbiased estimator, for k = 1 … samples (only with several samples). */
   passAtK?: Record<string, number>;
+  /** How the episodes ended (they add up to `episodes`). */
+  endings: EpisodeEndings;
+  /** Seeds none of whose samples succeeded, ascending: the tasks the agent cannot do at all. */
+  neverSolved: number[];
   tools: ToolUseSummary;
+}
+
+/**
+ * How episodes ended: solved; ended by the env without success (FrozenLake: a hole; a wrong
+ * answer); cut by the turn limit (`truncated`, Gymnasium's word); stopped on an error.
+ */
+export interface EpisodeEndings {
+  success: number;
+  terminated: number;
+  truncated: number;
+  errored: number;
+}
+
+/** The ending of one episode (see EpisodeEndings); an episode whose last turn neither terminated nor truncated counts as truncated (it stopped without the env ending it). */
+export function episodeEnding(trajectory: Trajectory): keyof EpisodeEndings {
+  if (trajectory.error !== undefined) return 'errored';
+  if (trajectorySuccess(trajectory)) return 'success';
+  return trajectory.turns.at(-1)?.terminated === true ? 'terminated' : 'truncated';
 }
 
 /** The key an eval episode is stored and resumed under. */
@@ -171,8 +193,10 @@ export function summarizeEval(trajectories: readonly Trajectory[], samples: numb
   const episodes = summarizeEpisodes(trajectories);
   const families = new Map<string, { episodes: number; successes: number }>();
   const bySeed = new Map<number, { samples: number; correct: number }>();
+  const endings: EpisodeEndings = { success: 0, terminated: 0, truncated: 0, errored: 0 };
   for (const trajectory of trajectories) {
     const success = trajectorySuccess(trajectory);
+    endings[episodeEnding(trajectory)]++;
     const family = families.get(taskFamily(trajectory)) ?? { episodes: 0, successes: 0 };
     family.episodes++;
     if (success) family.successes++;
@@ -193,6 +217,8 @@ export function summarizeEval(trajectories: readonly Trajectory[], samples: numb
     meanTurns: episodes.meanTurns,
     formatRate: episodes.formatRate,
     families: Object.fromEntries([...families.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([name, family]) => [name, rate(family.successes, family.episodes)])),
+    endings,
+    neverSolved: [...bySeed.entries()].filter(([, seed]) => seed.correct === 0).map(([seed]) => seed).sort((a, b) => a - b),
     tools,
   };
   if (samples > 1) {

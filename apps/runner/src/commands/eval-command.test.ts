@@ -28,6 +28,8 @@ interface Summary {
   interval: [number, number];
   failed: number;
   families: Record<string, { success: number; episodes: number }>;
+  endings: { success: number; terminated: number; truncated: number; errored: number };
+  neverSolved: number[];
 }
 
 const readSummary = (folder: string): Summary => JSON.parse(readFileSync(join(folder, 'summary.json'), 'utf8')) as Summary;
@@ -72,6 +74,10 @@ describe('saccade eval', () => {
     expect(exitCode).toBe(EXIT_SUCCESS);
     const printed = JSON.parse(output.out.join('\n')) as Summary;
     expect(printed).toMatchObject({ status: 'completed', episodes: 100, successes: expected, success: expected / 100 });
+    // One sample a seed: every failed seed is never solved; a random walk ends in a hole or at the turn limit, never in an error.
+    expect(printed.endings).toMatchObject({ success: expected, errored: 0 });
+    expect(printed.endings.terminated + printed.endings.truncated).toBe(100 - expected);
+    expect(printed.neverSolved).toHaveLength(100 - expected);
     expect(readSummary(join(scratch, 'random'))).toMatchObject({ successes: expected });
   });
 

@@ -207,6 +207,9 @@ function flatMetrics(summary: EvalSummary): Record<string, number> {
     invalidToolCalls: summary.tools.invalidCalls,
   };
   if (summary.formatRate !== null) metrics['formatRate'] = summary.formatRate;
+  metrics['endedTerminated'] = summary.endings.terminated;
+  metrics['endedTruncated'] = summary.endings.truncated;
+  metrics['neverSolved'] = summary.neverSolved.length;
   for (const [k, value] of Object.entries(summary.passAtK ?? {})) metrics[`passAt${k}`] = value;
   return metrics;
 }
@@ -225,6 +228,14 @@ function printSummary(say: (line: string) => void, summary: EvalSummary, config:
     for (const [family, rate] of families) say(`  ${family.padEnd(24)} ${pct(rate.success).padStart(6)} of ${rate.episodes}  (${interval(rate.interval)})`);
   }
   if (summary.passAtK !== undefined) say(Object.entries(summary.passAtK).map(([k, value]) => `pass@${k} ${pct(value)}`).join('  '));
+  const { endings, neverSolved } = summary;
+  if (endings.success < summary.episodes) {
+    const shown = neverSolved.slice(0, 20).join(', ') + (neverSolved.length > 20 ? `, … (${neverSolved.length - 20} more)` : '');
+    say(
+      `endings: ${endings.success} solved, ${endings.terminated} ended unsolved, ${endings.truncated} cut by the turn limit, ${endings.errored} errors` +
+        (neverSolved.length > 0 ? `; never solved: seed${neverSolved.length > 1 ? 's' : ''} ${shown}` : ''),
+    );
+  }
   const tools = summary.tools;
   if (tools.calls > 0 || config.tools.length > 0) {
     const byTool = Object.entries(tools.byTool).map(([name, counts]) => `${name} ${counts.calls}${counts.invalid > 0 ? ` (${counts.invalid} invalid)` : ''}`);
