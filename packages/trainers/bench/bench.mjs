@@ -163,6 +163,7 @@ async function throughput() {
     peer = {
       step: () => request('step'),
       generate: (maxTokens) => request(`generate ${maxTokens}`),
+      matMul: (m, k, n, repeats) => request(`matmul ${m} ${k} ${n} ${repeats}`),
       close: () => child.stdin.end(),
     };
   }
@@ -252,6 +253,33 @@ async function throughput() {
   for (let repeat = 0; repeat < 2; repeat++) {
     for (const [side, run] of Object.entries(greedyOnce)) greedy[side].push(await run(greedyTokens));
   }
+  // The products alone, at the training step's shapes (rows = batch × length) and a decode step's
+  // (64 rows): what the training ratio is made of, since products are most of a step on both sides.
+  let matMul;
+  if (peer) {
+    const rows = batchSize * length;
+    const width = config.modelDimension;
+    const hidden = width * config.mlpRatio;
+    const shapes = [[rows, width, 3 * width], [rows, width, hidden], [rows, hidden, width], [64, width, 3 * width], [64, width, hidden]];
+    matMul = [];
+    for (const [m, k, n] of shapes) {
+      const repeats = Math.max(5, Math.round(4e8 / (2 * m * k * n)));
+      const ourSeconds = [];
+      const theirSeconds = [];
+      const a = tf.randomNormal([m, k]);
+      const b = tf.randomNormal([k, n]);
+      for (let warm = 0; warm < 3; warm++) tf.matMul(a, b).dispose();
+      for (let round = 0; round < 2; round++) {
+        const start = performance.now();
+        for (let repeat = 0; repeat < repeats; repeat++) tf.matMul(a, b).dispose();
+        ourSeconds.push((performance.now() - start) / 1000 / repeats);
+        theirSeconds.push((await peer.matMul(m, k, n, repeats)).seconds);
+      }
+      tf.dispose([a, b]);
+      const gflops = (seconds) => (2 * m * k * n) / Math.min(...seconds) / 1e9;
+      matMul.push({ m, k, n, oursGflops: gflops(ourSeconds), torchGflops: gflops(theirSeconds), ratio: gflops(ourSeconds) / gflops(theirSeconds) });
+    }
+  }
   peer?.close();
   await parallel.close();
   /** The first index where two token lists differ, -1 if they are the same. */
@@ -308,6 +336,7 @@ async function throughput() {
       tokensPerSecond: (first.tokens * steps) / torchSeconds,
       losses: theirs.map((answer) => answer.loss),
     };
+    result.torch.matMul = matMul;
     result.maxLossDifference = Math.max(...ours.map((loss, index) => Math.abs(loss - (theirs[index]?.loss ?? NaN))));
     result.ratioToTorch = result.train.tokensPerSecond / result.torch.tokensPerSecond;
     result.dataParallelRatioToTorch = result.dataParallel.tokensPerSecond / result.torch.tokensPerSecond;

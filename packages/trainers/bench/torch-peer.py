@@ -1,6 +1,6 @@
 """PyTorch peer of @saccade/models' architecture, for bench.mjs: same weights, same batch, same
-loss, and the same KV-cached generation. Reads one command a line on stdin ("step", "generate N"
-or "quit") so that bench.mjs can interleave its steps and generations with ours on a shared
+loss, and the same KV-cached generation. Reads one command a line on stdin ("step", "generate N",
+"matmul M K N REPEATS" or "quit") so that bench.mjs can interleave its steps and generations with ours on a shared
 machine; answers each with a JSON line ({loss, seconds, ...} or {rows, tokens, seconds, ...})."""
 import json, math, os, sys, time
 import numpy as np
@@ -224,6 +224,16 @@ for line in sys.stdin:
         start = time.perf_counter()
         loss = step()
         print(json.dumps({**info, "loss": loss, "seconds": time.perf_counter() - start}), flush=True)
+    elif command[:1] == ["matmul"]:
+        # The products alone at one of the model's shapes (the same two threads as its steps).
+        m, k, n, repeats = (int(value) for value in command[1:5])
+        a, b = torch.randn(m, k), torch.randn(k, n)
+        for _ in range(3):
+            a @ b
+        start = time.perf_counter()
+        for _ in range(repeats):
+            a @ b
+        print(json.dumps({"seconds": (time.perf_counter() - start) / repeats}), flush=True)
     elif command[:1] == ["generate"]:
         # Loading is not timed; training is over once generation starts (the weights are replaced).
         generation = generation or load_generation()
