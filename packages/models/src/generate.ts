@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { combinePointerCaches, disposePointerCache, mapPointerCache, type PointerCache } from './grid-pointer';
+import { combinePointerCaches, disposePointerCache, mapPointerCache, markVisited, namedCell, pointerGridSide, type PointerCache } from './grid-pointer';
 import type { ModelSequence } from './model-inputs';
 import { timePhase } from './phase-timer';
 import { bannedTokenIds, sampleToken, type SampleSettings } from './sample-token';
@@ -189,6 +189,15 @@ async function decodeWithCache(
         return { token: state.tokens.at(-1) ?? tokenizer.padId, position: promptLength + state.tokens.length - 1 };
       };
       const inputs = rows.map((sample) => (sample >= 0 ? last(sample) : { token: tokenizer.padId, position: 0 }));
+      const callIds = model.pointerCallIds;
+      const side = pointerGridSide(config);
+      /** The cell a `[c,r]` ending with the sample's last token names, -1 for none. */
+      const completedCall = (sample: number): number => {
+        const state = samples[sample];
+        if (!callIds || !state) return -1;
+        const tail = [...(options.prompts[state.prompt]?.tokens.slice(-5) ?? []), ...state.tokens].slice(-5);
+        return namedCell(tail, callIds, side);
+      };
       state = timePhase('decode.step', () => tf.tidy(() => {
         // Compacting copies the kept rows into new tensors, which the step then owns.
         const select = <T extends tf.Tensor>(tensor: T): T => (compact ? selectRows(tensor, keep) : tensor);
@@ -211,7 +220,9 @@ async function decodeWithCache(
           x = step.output;
           return { keys: step.keys, values: step.values };
         });
-        const pointer = previous.pointer ? mapPointerCache(previous.pointer, (tensor) => tf.clone(select(tensor))) : undefined;
+        let pointer = previous.pointer ? mapPointerCache(previous.pointer, (tensor) => tf.clone(select(tensor))) : undefined;
+        // Inhibition of return: a call the fed token completed names a cell the pointer now leaves out.
+        if (pointer?.visited) pointer = { ...pointer, visited: markVisited(pointer.visited, rows.map((sample) => (sample >= 0 ? completedCall(sample) : -1))) };
         const logits = model.heads(x, undefined, pointer ? { cache: pointer } : undefined).logits;
         return pointer ? { logits, caches, keyBias, pointer } : { logits, caches, keyBias };
       }));

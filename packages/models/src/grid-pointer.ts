@@ -52,11 +52,51 @@ export interface PointerInputs {
   rowHasImage: tf.Tensor1D;
   /** [batch·images·G²]: flat row·length+column index of every image's tokens (0 for a row's missing images). */
   imageTokens: tf.Tensor1D;
+  /** Inhibition of return (config.vision.inhibitionOfReturn) only: see ReturnInhibition. */
+  inhibition?: ReturnInhibition;
+}
+
+/**
+ * The cells earlier calls named, for inhibition of return: `visited` [batch, length, G²] is 1 at a
+ * position for each cell a complete `[c,r]` at or before it named; `cellKeys` [batch, G², length]
+ * is 1 where a key is the pointed-at (first) image's token of that cell.
+ */
+export interface ReturnInhibition {
+  visited: tf.Tensor3D;
+  cellKeys: tf.Tensor3D;
+}
+
+/** Token ids of a call's cell syntax `[c,r]`: the brackets, the comma and the digits 0–9. */
+export interface PointerCallIds {
+  open: number;
+  comma: number;
+  close: number;
+  digits: readonly number[];
+}
+
+/**
+ * How much a named cell's pointer score drops: its weight underflows to 0 beside any cell not
+ * named, yet it stays far above the −1e9 of keys outside the image, so once every cell is named
+ * the pointer spreads over them as if none were.
+ */
+const RETURN_PENALTY = 1e4;
+
+/**
+ * The cell (row·G + column) a call names when `tokens` end with `[c,r]` (c and r digits < G),
+ * else -1. `at` is the index of the last token to look at (default the last).
+ */
+export function namedCell(tokens: ArrayLike<number>, ids: PointerCallIds, side: number, at = tokens.length - 1, first = 0): number {
+  if (at - 4 < first) return -1;
+  if (tokens[at] !== ids.close || tokens[at - 2] !== ids.comma || tokens[at - 4] !== ids.open) return -1;
+  const column = ids.digits.indexOf(tokens[at - 3] ?? -1);
+  const row = ids.digits.indexOf(tokens[at - 1] ?? -1);
+  return column >= 0 && column < side && row >= 0 && row < side ? row * side + column : -1;
 }
 
 /** Disposes every tensor of the pointer inputs (once each: with pointerImage 'latest' two fields are the same tensors). */
 export function disposePointerInputs(inputs: PointerInputs): void {
   const own = [inputs.queryImage, inputs.keyImage, inputs.keyColumn, inputs.keyRow, inputs.hasImage, inputs.lastImageTokens, inputs.rowHasImage, inputs.imageTokens];
+  if (inputs.inhibition) own.push(inputs.inhibition.visited, inputs.inhibition.cellKeys);
   tf.dispose([...own, ...[inputs.pointerImage, inputs.pointerImageTokens].filter((tensor) => !own.includes(tensor))]);
 }
 
@@ -64,7 +104,7 @@ export function disposePointerInputs(inputs: PointerInputs): void {
  * The pointer's masks from a batch's token ids ([batch·length], padding already applied): image
  * tokens are runs of `imagePadId` of G² tokens each, in row-major order.
  */
-export function buildPointerInputs(config: ModelConfig, tokens: Int32Array, batch: number, length: number, imagePadId: number): PointerInputs {
+export function buildPointerInputs(config: ModelConfig, tokens: Int32Array, batch: number, length: number, imagePadId: number, callIds?: PointerCallIds): PointerInputs {
   const side = pointerGridSide(config);
   const perImage = side * side;
   let maxImages = 1;
@@ -137,7 +177,32 @@ export function buildPointerInputs(config: ModelConfig, tokens: Int32Array, batc
     const complete = firstComplete[row] ?? -1;
     if (complete >= 0) for (let column = complete; column < length; column++) pointerImage[(row * length + column) * maxImages] = 1;
   }
-  return { ...tensors, pointerImage: tf.tensor3d(pointerImage, [batch, length, maxImages]), pointerImageTokens: tf.tensor1d(firstImageTokens, 'int32') };
+  const first = { ...tensors, pointerImage: tf.tensor3d(pointerImage, [batch, length, maxImages]), pointerImageTokens: tf.tensor1d(firstImageTokens, 'int32') };
+  if (!config.vision.inhibitionOfReturn) return first;
+  if (!callIds) throw new Error('buildPointerInputs: inhibition of return needs the token ids of a call\'s [c,r] (callIds)');
+  return { ...first, inhibition: returnInhibition(tokens, batch, length, side, callIds, firstImageTokens, rowHasImage) };
+}
+
+/** The cells named at or before each position, and the first image's keys of each cell (see ReturnInhibition). */
+function returnInhibition(tokens: Int32Array, batch: number, length: number, side: number, ids: PointerCallIds, firstImageTokens: Int32Array, rowHasImage: Float32Array): ReturnInhibition {
+  const cells = side * side;
+  const visited = new Float32Array(batch * length * cells);
+  const cellKeys = new Float32Array(batch * cells * length);
+  for (let row = 0; row < batch; row++) {
+    const start = row * length;
+    const named = new Float32Array(cells);
+    for (let column = 0; column < length; column++) {
+      const cell = namedCell(tokens, ids, side, start + column, start);
+      if (cell >= 0) named[cell] = 1;
+      visited.set(named, (start + column) * cells);
+    }
+    if (rowHasImage[row] !== 1) continue;
+    for (let cell = 0; cell < cells; cell++) {
+      const key = (firstImageTokens[row * cells + cell] ?? start) - start;
+      cellKeys[(row * cells + cell) * length + key] = 1;
+    }
+  }
+  return { visited: tf.tensor3d(visited, [batch, length, cells]), cellKeys: tf.tensor3d(cellKeys, [batch, cells, length]) };
 }
 
 /** The keys a generation step points with: each row's pointed-at image's G² pointer keys (config.vision.pointerImage). */
@@ -149,12 +214,34 @@ export type PointerCache = {
   valid: tf.Tensor1D;
   /** The readout's part of the last image ([rows, G², d] tokens for 'pointer', [rows, 1, d] pooled for 'max' and 'conv'; config.vision.readout). */
   values?: tf.Tensor3D;
+  /** [rows, G²]: 1 for each cell an earlier call named (config.vision.inhibitionOfReturn). */
+  visited?: tf.Tensor2D;
 };
 
 /** One cache from several, field by field (a prefill stacks its slices' caches); the first says which fields there are. */
 export function combinePointerCaches(caches: readonly PointerCache[], combine: <T extends tf.Tensor>(parts: T[]) => T): PointerCache {
   const values = caches[0]?.values ? caches.map((cache) => cache.values!) : undefined;
-  return { keys: combine(caches.map((cache) => cache.keys)), valid: combine(caches.map((cache) => cache.valid)), ...(values ? { values: combine(values) } : {}) };
+  const visited = caches[0]?.visited ? caches.map((cache) => cache.visited!) : undefined;
+  return {
+    keys: combine(caches.map((cache) => cache.keys)),
+    valid: combine(caches.map((cache) => cache.valid)),
+    ...(values ? { values: combine(values) } : {}),
+    ...(visited ? { visited: combine(visited) } : {}),
+  };
+}
+
+/**
+ * The visited cells after a decoding step fed each row one token: `cells[row]` is the cell a call
+ * that token completed named (namedCell), -1 for none. `visited` itself when no call completed.
+ */
+export function markVisited(visited: tf.Tensor2D, cells: readonly number[]): tf.Tensor2D {
+  if (cells.every((cell) => cell < 0)) return visited;
+  const side = visited.shape[1];
+  const marks = new Float32Array(cells.length * side);
+  cells.forEach((cell, row) => {
+    if (cell >= 0) marks[row * side + cell] = 1;
+  });
+  return tf.maximum(visited, tf.tensor2d(marks, [cells.length, side]));
 }
 
 /** Applies `map` to every tensor of a pointer cache (a generation step selects and clones them). */
@@ -164,7 +251,7 @@ export function mapPointerCache(cache: PointerCache, map: <T extends tf.Tensor>(
 
 /** Disposes every tensor of a pointer cache. */
 export function disposePointerCache(cache: PointerCache): void {
-  tf.dispose([cache.keys, cache.valid, ...(cache.values ? [cache.values] : [])]);
+  tf.dispose([cache.keys, cache.valid, ...(cache.values ? [cache.values] : []), ...(cache.visited ? [cache.visited] : [])]);
 }
 
 /** What the pointer adds to the LM head's logits, and with the readout to the state the head reads. */
@@ -211,7 +298,8 @@ export function pointerTerms(config: ModelConfig, normed: tf.Tensor2D, states: P
   const mask = tf.matMul(inputs.pointerImage, inputs.keyImage, false, true);
   // exp(s − max) over the pointed-at image's keys; the max cancels in the marginals below (a row
   // with no image has zero weights and a total of 1), so its gradient is left out (expShiftedByMax).
-  const masked = tf.add(scores, tf.mul(tf.sub(mask, 1), 1e9));
+  let masked = tf.add(scores, tf.mul(tf.sub(mask, 1), 1e9));
+  if (inputs.inhibition) masked = tf.sub(masked, tf.mul(tf.matMul(inputs.inhibition.visited, inputs.inhibition.cellKeys), RETURN_PENALTY));
   const weights = tf.mul(expShiftedByMax(masked, -1), mask);
   const total = tf.add(tf.sum(weights, -1, true), tf.sub(1, tf.reshape(inputs.hasImage, [batch, length, 1])));
   const column = tf.reshape(tf.div(tf.matMul(weights, inputs.keyColumn), total), [batch * length, side]) as tf.Tensor2D;
@@ -231,6 +319,9 @@ export function pointerCacheOf(config: ModelConfig, states: PointerStates, weigh
   const tokens = pointerGridSide(config) ** 2;
   const keys = tf.matMul(tf.gather(states.keys, inputs.pointerImageTokens), weight('pointer.key.weight'));
   const cache: PointerCache = { keys: tf.reshape(keys, [batch, tokens, pointerDimension(config)]) as tf.Tensor3D, valid: tf.clone(inputs.rowHasImage) };
+  // A prefill is left-padded: every row's last position is the last column.
+  const visited = inputs.inhibition?.visited;
+  if (visited) cache.visited = tf.reshape(tf.slice(visited, [0, visited.shape[1] - 1, 0], [batch, 1, tokens]), [batch, tokens]) as tf.Tensor2D;
   if (!config.vision.readout || !states.values) return cache;
   if (config.vision.readout !== 'pointer') return { ...cache, values: maxReadoutCache(config, weight, states.values, inputs, batch) };
   return { ...cache, values: tf.reshape(tf.gather(states.values, inputs.lastImageTokens), [batch, tokens, config.modelDimension]) as tf.Tensor3D };
@@ -242,8 +333,9 @@ export function pointerStepTerms(config: ModelConfig, normed: tf.Tensor2D, weigh
   const side = pointerGridSide(config);
   const rows = normed.shape[0];
   const query = tf.reshape(tf.matMul(normed, weight('pointer.query.weight')), [rows, 1, h]);
-  const scores = tf.reshape(tf.div(tf.matMul(query, cache.keys, false, true), Math.sqrt(h)), [rows, side, side]);
-  const probabilities = tf.reshape(tf.softmax(tf.reshape(scores, [rows, side * side])), [rows, side, side]);
+  let scores = tf.reshape(tf.div(tf.matMul(query, cache.keys, false, true), Math.sqrt(h)), [rows, side * side]);
+  if (cache.visited) scores = tf.sub(scores, tf.mul(cache.visited, RETURN_PENALTY));
+  const probabilities = tf.reshape(tf.softmax(scores), [rows, side, side]);
   // Token k of the grid is row ⌊k/G⌋, column k mod G: sum over rows for the column marginal.
   const column = tf.sum(probabilities, 1) as tf.Tensor2D;
   const row = tf.sum(probabilities, 2) as tf.Tensor2D;

@@ -73,6 +73,13 @@ export interface VisionConfig {
    */
   pointerImage: PointerImage;
   /**
+   * Inhibition of return, as a saccade model has it: the pointer leaves out the cells that earlier
+   * calls in the sequence named (a complete `[c,r]`), so a search looks somewhere new each time
+   * while any cell is left. Needs pointerImage 'first' (cells named in one frame, the original
+   * image's). Absent: false.
+   */
+  inhibitionOfReturn?: boolean;
+  /**
    * With the pointer: a summary of the latest image goes through a small MLP and is added to the
    * state the LM head reads (image-readout.ts), so an answer reads what a crop shows. 'pointer':
    * the image's tokens weighted by where the pointer looks from the position; 'max': a smooth
@@ -126,6 +133,7 @@ export interface ModelConfigOverrides extends Partial<Omit<ModelConfig, 'vocabul
     spatialMerge?: number;
     pointer?: boolean;
     pointerImage?: PointerImage;
+    inhibitionOfReturn?: boolean;
     readout?: ImageReadout | null;
   };
 }
@@ -250,6 +258,7 @@ const visionSchema = z.strictObject({
   pointer: trueOrFalse,
   // Configs (and checkpoints) written before the field pointed at the latest image.
   pointerImage: pointerImage.optional(),
+  inhibitionOfReturn: trueOrFalse.optional(),
   readout: imageReadout.nullable(),
 });
 const groupedSchema = z.strictObject({ ...sizes, vision: visionSchema });
@@ -273,6 +282,7 @@ const overridesSchema = z.strictObject({
       spatialMerge: positiveInteger.optional(),
       pointer: trueOrFalse.optional(),
       pointerImage: pointerImage.optional(),
+      inhibitionOfReturn: trueOrFalse.optional(),
       readout: imageReadout.nullable().optional(),
     })
     .optional(),
@@ -359,7 +369,7 @@ function groupFlat(flat: z.infer<typeof flatSchema>): ModelConfig {
  */
 export function orderModelConfig(config: ModelConfig | StoredModelConfig): ModelConfig {
   const { vocabularySize, imageSize, patchSize, modelDimension, headCount, encoderLayers, decoderLayers, mlpRatio, maxSequenceLength, layerNormEpsilon, vision } = config;
-  const { stem, grid, spatialMerge, pointer, pointerImage, readout } = vision;
+  const { stem, grid, spatialMerge, pointer, pointerImage, inhibitionOfReturn, readout } = vision;
   return {
     vocabularySize,
     imageSize,
@@ -377,6 +387,8 @@ export function orderModelConfig(config: ModelConfig | StoredModelConfig): Model
       spatialMerge,
       pointer,
       pointerImage: pointerImage ?? 'latest',
+      // Written only when on: every config before it reads and serialises as it did.
+      ...(inhibitionOfReturn === true ? { inhibitionOfReturn } : {}),
       readout,
     },
   };
@@ -475,6 +487,17 @@ export function validateModelConfig(config: ModelConfig): ModelConfig {
       'vision.pointerImage',
       pointerImage,
       "ModelConfig.vision.pointerImage 'first' needs a readout other than 'pointer': the 'pointer' readout reads the tokens the pointer looks at, which would be the first image, not the latest (a crop); use readout 'max', 'conv' or null.",
+    );
+  }
+  const { inhibitionOfReturn } = config.vision;
+  if (inhibitionOfReturn !== undefined && typeof inhibitionOfReturn !== 'boolean') {
+    fail('vision.inhibitionOfReturn', inhibitionOfReturn, `ModelConfig.vision.inhibitionOfReturn must be true or false; got ${String(inhibitionOfReturn)}.`);
+  }
+  if (inhibitionOfReturn === true && (!pointer || pointerImage !== 'first')) {
+    fail(
+      'vision.inhibitionOfReturn',
+      inhibitionOfReturn,
+      `ModelConfig.vision.inhibitionOfReturn leaves out the grid pointer's cells that earlier calls named, in one frame: it needs vision.pointer: true and vision.pointerImage 'first'; got pointer ${String(pointer)}, pointerImage '${String(pointerImage)}'.`,
     );
   }
   if (readout === 'conv' && (!stem || spatialMerge !== 1)) {

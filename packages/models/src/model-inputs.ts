@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { InvalidArgumentError } from '@saccade/spec';
 import { imageTokenCount, patchCount, patchDimension, type ModelConfig } from './model-config';
-import { buildPointerInputs, disposePointerInputs, type PointerInputs } from './grid-pointer';
+import { buildPointerInputs, disposePointerInputs, type PointerCallIds, type PointerInputs } from './grid-pointer';
 import { writePatches } from './image-patches';
 import { timePhase } from './phase-timer';
 import type { RgbImage } from './rgb-image';
@@ -23,6 +23,8 @@ export interface PrepareInputsOptions {
   length?: number;
   padId: number;
   imagePadId: number;
+  /** Token ids of a call's `[c,r]`, for inhibition of return (config.vision.inhibitionOfReturn). */
+  pointerCallIds?: PointerCallIds;
 }
 
 /** The tensors a forward pass reads. Owns them: call `dispose()`. */
@@ -133,7 +135,7 @@ export function prepareInputs(
     patches: imageCount > 0 ? timePhase('pixels', () => tf.tensor2d(patchValues, [imageCount * patchesPerImage, patchDimension(config)])) : undefined,
     uniformPositions: padding === 'right',
     keyBias: keyBias ? tf.tensor2d(keyBias, [batch, length]) : undefined,
-    pointer: config.vision.pointer ? buildPointerInputs(config, tokens, batch, length, options.imagePadId) : undefined,
+    pointer: config.vision.pointer ? buildPointerInputs(config, tokens, batch, length, options.imagePadId, options.pointerCallIds) : undefined,
     dispose() {
       tf.dispose([inputs.tokens, inputs.positions, inputs.imageSlots]);
       if (inputs.pointer) disposePointerInputs(inputs.pointer);

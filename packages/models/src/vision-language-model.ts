@@ -7,7 +7,7 @@ import { countParameters, initialParameterValues, parameterSpecs } from './model
 import { MASKED, prepareInputs, type ModelInputs, type ModelSequence } from './model-inputs';
 import { timePhase } from './phase-timer';
 import { Tokenizer } from './tokenizer';
-import { pointerCacheOf, pointerStepTerms, pointerTerms, type PointerCache, type PointerInputs, type PointerStates } from './grid-pointer';
+import { pointerCacheOf, pointerStepTerms, pointerTerms, type PointerCache, type PointerCallIds, type PointerInputs, type PointerStates } from './grid-pointer';
 import { convReadoutValues, poolImages, readoutValueWidth } from './image-readout';
 import { gelu, layerNorm, linear, transformerBlock, type WeightLookup } from './transformer-layers';
 
@@ -111,6 +111,8 @@ export class VisionLanguageModel {
   private disposed = false;
   /** Token ids of the digits 0–9, the grid pointer's cell names (config.vision.pointer only). */
   private readonly digitIds: number[] = [];
+  /** Token ids of a call's `[c,r]` (config.vision.inhibitionOfReturn only): where the cells named so far are read from. */
+  readonly pointerCallIds: PointerCallIds | undefined;
 
   constructor(config: ModelConfig, tokenizer: Tokenizer, values: Map<string, Float32Array>) {
     this.config = validateModelConfig(config);
@@ -121,6 +123,15 @@ export class VisionLanguageModel {
         throw new RangeError('ModelConfig.vision.pointer needs a tokenizer with one token per digit 0–9 (the cells it names); this tokenizer splits them.');
       }
       this.digitIds = digits.map((ids) => ids[0]!);
+    }
+    this.pointerCallIds = undefined;
+    if (this.config.vision.inhibitionOfReturn) {
+      const marks = ['[', ',', ']'].map((mark) => tokenizer.encode(mark));
+      if (marks.some((ids) => ids.length !== 1)) {
+        throw new RangeError("ModelConfig.vision.inhibitionOfReturn reads the cells calls named from their '[c,r]': it needs a tokenizer with one token each for '[', ',' and ']'; this tokenizer splits them.");
+      }
+      const [open, comma, close] = marks.map((ids) => ids[0]!) as [number, number, number];
+      this.pointerCallIds = { open, comma, close, digits: this.digitIds };
     }
     this.scope = `saccade-model-${++modelCount}`;
     for (const spec of parameterSpecs(config)) {
@@ -193,6 +204,7 @@ export class VisionLanguageModel {
         ...(length !== undefined ? { length } : {}),
         padId: this.tokenizer.padId,
         imagePadId: this.tokenizer.imagePadId,
+        ...(this.pointerCallIds ? { pointerCallIds: this.pointerCallIds } : {}),
       }),
     );
   }
