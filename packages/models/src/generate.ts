@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { combinePointerCaches, disposePointerCache, mapPointerCache, markVisited, namedCell, pointerGridSide, type PointerCache } from './grid-pointer';
+import { combinePointerCaches, disposePointerCache, excludedCells, mapPointerCache, markVisited, namedCell, openColumn, pointerGridSide, type PointerCache } from './grid-pointer';
 import type { ModelSequence } from './model-inputs';
 import { timePhase } from './phase-timer';
 import { bannedTokenIds, sampleToken, type SampleSettings } from './sample-token';
@@ -191,12 +191,12 @@ async function decodeWithCache(
       const inputs = rows.map((sample) => (sample >= 0 ? last(sample) : { token: tokenizer.padId, position: 0 }));
       const callIds = model.pointerCallIds;
       const side = pointerGridSide(config);
-      /** The cell a `[c,r]` ending with the sample's last token names, -1 for none. */
-      const completedCall = (sample: number): number => {
+      /** What `read` finds at the end of the sample's tokens (its prompt's, then its own): a named cell or an open column, -1 for none. */
+      const callTail = (sample: number, read: typeof namedCell): number => {
         const state = samples[sample];
         if (!callIds || !state) return -1;
         const tail = [...(options.prompts[state.prompt]?.tokens.slice(-5) ?? []), ...state.tokens].slice(-5);
-        return namedCell(tail, callIds, side);
+        return read(tail, callIds, side);
       };
       state = timePhase('decode.step', () => tf.tidy(() => {
         // Compacting copies the kept rows into new tensors, which the step then owns.
@@ -221,8 +221,13 @@ async function decodeWithCache(
           return { keys: step.keys, values: step.values };
         });
         let pointer = previous.pointer ? mapPointerCache(previous.pointer, (tensor) => tf.clone(select(tensor))) : undefined;
-        // Inhibition of return: a call the fed token completed names a cell the pointer now leaves out.
-        if (pointer?.visited) pointer = { ...pointer, visited: markVisited(pointer.visited, rows.map((sample) => (sample >= 0 ? completedCall(sample) : -1))) };
+        // Inhibition of return: a call the fed token completed names a cell the pointer now leaves
+        // out; after `[c,` this step reads the row from column c's cells only.
+        if (pointer?.visited) {
+          const visited = markVisited(pointer.visited, rows.map((sample) => (sample >= 0 ? callTail(sample, namedCell) : -1)));
+          const excluded = excludedCells(visited, rows.map((sample) => (sample >= 0 ? callTail(sample, openColumn) : -1)));
+          pointer = { ...pointer, visited, ...(excluded === visited ? {} : { excluded }) };
+        }
         const logits = model.heads(x, undefined, pointer ? { cache: pointer } : undefined).logits;
         return pointer ? { logits, caches, keyBias, pointer } : { logits, caches, keyBias };
       }));

@@ -57,13 +57,18 @@ export interface PointerInputs {
 }
 
 /**
- * The cells earlier calls named, for inhibition of return: `visited` [batch, length, G²] is 1 at a
- * position for each cell a complete `[c,r]` at or before it named; `cellKeys` [batch, G², length]
- * is 1 where a key is the pointed-at (first) image's token of that cell.
+ * The cells the pointer leaves out, for inhibition of return: `excluded` [batch, length, G²] is 1 at
+ * a position for each cell a complete `[c,r]` at or before it named, and, where the position's token
+ * is the comma of `[c,` (the row digit comes next), for every cell outside column c: the pointer
+ * names a cell, so the row is read from the written column's cells (else a column and a row of two
+ * different cells not yet named could name one that was). `cellKeys` [batch, G², length] is 1 where
+ * a key is the pointed-at (first) image's token of that cell.
  */
 export interface ReturnInhibition {
-  visited: tf.Tensor3D;
+  excluded: tf.Tensor3D;
   cellKeys: tf.Tensor3D;
+  /** [batch, G²]: the cells named by each row's end (what a generation's cache carries on). */
+  named: tf.Tensor2D;
 }
 
 /** Token ids of a call's cell syntax `[c,r]`: the brackets, the comma and the digits 0–9. */
@@ -93,10 +98,22 @@ export function namedCell(tokens: ArrayLike<number>, ids: PointerCallIds, side: 
   return column >= 0 && column < side && row >= 0 && row < side ? row * side + column : -1;
 }
 
+/** The column c when `tokens` end with `[c,` (c a digit < G: the row digit comes next), else -1. */
+export function openColumn(tokens: ArrayLike<number>, ids: PointerCallIds, side: number, at = tokens.length - 1, first = 0): number {
+  if (at - 2 < first || tokens[at] !== ids.comma || tokens[at - 2] !== ids.open) return -1;
+  const column = ids.digits.indexOf(tokens[at - 1] ?? -1);
+  return column >= 0 && column < side ? column : -1;
+}
+
+/** Marks every cell outside `column` (row-major cells of a side × side grid) in `target` from `offset`. */
+function excludeOtherColumns(target: Float32Array, offset: number, side: number, column: number): void {
+  for (let cell = 0; cell < side * side; cell++) if (cell % side !== column) target[offset + cell] = 1;
+}
+
 /** Disposes every tensor of the pointer inputs (once each: with pointerImage 'latest' two fields are the same tensors). */
 export function disposePointerInputs(inputs: PointerInputs): void {
   const own = [inputs.queryImage, inputs.keyImage, inputs.keyColumn, inputs.keyRow, inputs.hasImage, inputs.lastImageTokens, inputs.rowHasImage, inputs.imageTokens];
-  if (inputs.inhibition) own.push(inputs.inhibition.visited, inputs.inhibition.cellKeys);
+  if (inputs.inhibition) own.push(inputs.inhibition.excluded, inputs.inhibition.cellKeys, inputs.inhibition.named);
   tf.dispose([...own, ...[inputs.pointerImage, inputs.pointerImageTokens].filter((tensor) => !own.includes(tensor))]);
 }
 
@@ -186,15 +203,19 @@ export function buildPointerInputs(config: ModelConfig, tokens: Int32Array, batc
 /** The cells named at or before each position, and the first image's keys of each cell (see ReturnInhibition). */
 function returnInhibition(tokens: Int32Array, batch: number, length: number, side: number, ids: PointerCallIds, firstImageTokens: Int32Array, rowHasImage: Float32Array): ReturnInhibition {
   const cells = side * side;
-  const visited = new Float32Array(batch * length * cells);
+  const excluded = new Float32Array(batch * length * cells);
   const cellKeys = new Float32Array(batch * cells * length);
+  const namedByEnd = new Float32Array(batch * cells);
   for (let row = 0; row < batch; row++) {
     const start = row * length;
-    const named = new Float32Array(cells);
+    const named = namedByEnd.subarray(row * cells, (row + 1) * cells);
     for (let column = 0; column < length; column++) {
-      const cell = namedCell(tokens, ids, side, start + column, start);
+      const at = start + column;
+      const cell = namedCell(tokens, ids, side, at, start);
       if (cell >= 0) named[cell] = 1;
-      visited.set(named, (start + column) * cells);
+      excluded.set(named, at * cells);
+      const open = openColumn(tokens, ids, side, at, start);
+      if (open >= 0) excludeOtherColumns(excluded, at * cells, side, open);
     }
     if (rowHasImage[row] !== 1) continue;
     for (let cell = 0; cell < cells; cell++) {
@@ -202,7 +223,7 @@ function returnInhibition(tokens: Int32Array, batch: number, length: number, sid
       cellKeys[(row * cells + cell) * length + key] = 1;
     }
   }
-  return { visited: tf.tensor3d(visited, [batch, length, cells]), cellKeys: tf.tensor3d(cellKeys, [batch, cells, length]) };
+  return { excluded: tf.tensor3d(excluded, [batch, length, cells]), cellKeys: tf.tensor3d(cellKeys, [batch, cells, length]), named: tf.tensor2d(namedByEnd, [batch, cells]) };
 }
 
 /** The keys a generation step points with: each row's pointed-at image's G² pointer keys (config.vision.pointerImage). */
@@ -216,6 +237,11 @@ export type PointerCache = {
   values?: tf.Tensor3D;
   /** [rows, G²]: 1 for each cell an earlier call named (config.vision.inhibitionOfReturn). */
   visited?: tf.Tensor2D;
+  /**
+   * [rows, G²]: what one decoding step leaves out when it differs from `visited` (after `[c,`, the
+   * cells outside column c too); set for that step only (combinePointerCaches does not carry it).
+   */
+  excluded?: tf.Tensor2D;
 };
 
 /** One cache from several, field by field (a prefill stacks its slices' caches); the first says which fields there are. */
@@ -236,12 +262,27 @@ export function combinePointerCaches(caches: readonly PointerCache[], combine: <
  */
 export function markVisited(visited: tf.Tensor2D, cells: readonly number[]): tf.Tensor2D {
   if (cells.every((cell) => cell < 0)) return visited;
-  const side = visited.shape[1];
-  const marks = new Float32Array(cells.length * side);
+  const count = visited.shape[1];
+  const marks = new Float32Array(cells.length * count);
   cells.forEach((cell, row) => {
-    if (cell >= 0) marks[row * side + cell] = 1;
+    if (cell >= 0) marks[row * count + cell] = 1;
   });
-  return tf.maximum(visited, tf.tensor2d(marks, [cells.length, side]));
+  return tf.maximum(visited, tf.tensor2d(marks, [cells.length, count]));
+}
+
+/**
+ * What a decoding step leaves out: the visited cells and, for rows whose fed token is the comma of
+ * `[c,` (`columns[row]` = c, else -1), every cell outside column c. `visited` itself when no row has one.
+ */
+export function excludedCells(visited: tf.Tensor2D, columns: readonly number[]): tf.Tensor2D {
+  if (columns.every((column) => column < 0)) return visited;
+  const count = visited.shape[1];
+  const side = Math.round(Math.sqrt(count));
+  const marks = new Float32Array(columns.length * count);
+  columns.forEach((column, row) => {
+    if (column >= 0) excludeOtherColumns(marks, row * count, side, column);
+  });
+  return tf.maximum(visited, tf.tensor2d(marks, [columns.length, count]));
 }
 
 /** Applies `map` to every tensor of a pointer cache (a generation step selects and clones them). */
@@ -251,7 +292,7 @@ export function mapPointerCache(cache: PointerCache, map: <T extends tf.Tensor>(
 
 /** Disposes every tensor of a pointer cache. */
 export function disposePointerCache(cache: PointerCache): void {
-  tf.dispose([cache.keys, cache.valid, ...(cache.values ? [cache.values] : []), ...(cache.visited ? [cache.visited] : [])]);
+  tf.dispose([cache.keys, cache.valid, ...[cache.values, cache.visited, cache.excluded].filter((tensor) => tensor !== undefined)]);
 }
 
 /** What the pointer adds to the LM head's logits, and with the readout to the state the head reads. */
@@ -299,7 +340,7 @@ export function pointerTerms(config: ModelConfig, normed: tf.Tensor2D, states: P
   // exp(s − max) over the pointed-at image's keys; the max cancels in the marginals below (a row
   // with no image has zero weights and a total of 1), so its gradient is left out (expShiftedByMax).
   let masked = tf.add(scores, tf.mul(tf.sub(mask, 1), 1e9));
-  if (inputs.inhibition) masked = tf.sub(masked, tf.mul(tf.matMul(inputs.inhibition.visited, inputs.inhibition.cellKeys), RETURN_PENALTY));
+  if (inputs.inhibition) masked = tf.sub(masked, tf.mul(tf.matMul(inputs.inhibition.excluded, inputs.inhibition.cellKeys), RETURN_PENALTY));
   const weights = tf.mul(expShiftedByMax(masked, -1), mask);
   const total = tf.add(tf.sum(weights, -1, true), tf.sub(1, tf.reshape(inputs.hasImage, [batch, length, 1])));
   const column = tf.reshape(tf.div(tf.matMul(weights, inputs.keyColumn), total), [batch * length, side]) as tf.Tensor2D;
@@ -319,9 +360,8 @@ export function pointerCacheOf(config: ModelConfig, states: PointerStates, weigh
   const tokens = pointerGridSide(config) ** 2;
   const keys = tf.matMul(tf.gather(states.keys, inputs.pointerImageTokens), weight('pointer.key.weight'));
   const cache: PointerCache = { keys: tf.reshape(keys, [batch, tokens, pointerDimension(config)]) as tf.Tensor3D, valid: tf.clone(inputs.rowHasImage) };
-  // A prefill is left-padded: every row's last position is the last column.
-  const visited = inputs.inhibition?.visited;
-  if (visited) cache.visited = tf.reshape(tf.slice(visited, [0, visited.shape[1] - 1, 0], [batch, 1, tokens]), [batch, tokens]) as tf.Tensor2D;
+  // The cells named by each row's end carry on into its decoding steps.
+  if (inputs.inhibition) cache.visited = tf.clone(inputs.inhibition.named);
   if (!config.vision.readout || !states.values) return cache;
   if (config.vision.readout !== 'pointer') return { ...cache, values: maxReadoutCache(config, weight, states.values, inputs, batch) };
   return { ...cache, values: tf.reshape(tf.gather(states.values, inputs.lastImageTokens), [batch, tokens, config.modelDimension]) as tf.Tensor3D };
@@ -334,7 +374,8 @@ export function pointerStepTerms(config: ModelConfig, normed: tf.Tensor2D, weigh
   const rows = normed.shape[0];
   const query = tf.reshape(tf.matMul(normed, weight('pointer.query.weight')), [rows, 1, h]);
   let scores = tf.reshape(tf.div(tf.matMul(query, cache.keys, false, true), Math.sqrt(h)), [rows, side * side]);
-  if (cache.visited) scores = tf.sub(scores, tf.mul(cache.visited, RETURN_PENALTY));
+  const excluded = cache.excluded ?? cache.visited;
+  if (excluded) scores = tf.sub(scores, tf.mul(excluded, RETURN_PENALTY));
   const probabilities = tf.reshape(tf.softmax(scores), [rows, side, side]);
   // Token k of the grid is row ⌊k/G⌋, column k mod G: sum over rows for the column marginal.
   const column = tf.sum(probabilities, 1) as tf.Tensor2D;

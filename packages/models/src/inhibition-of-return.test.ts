@@ -3,7 +3,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { initBackend, trainStep } from '../test/helpers';
 import type { MarkedSequence } from '../test/target-token-loss.mjs';
-import { markVisited, namedCell, pointerCacheOf, pointerStepTerms, pointerTerms, type PointerCallIds, type PointerStates } from './grid-pointer';
+import { markVisited, namedCell, openColumn, pointerCacheOf, pointerStepTerms, pointerTerms, type PointerCallIds, type PointerStates } from './grid-pointer';
 import { applyChatTemplate, bannedTokenIds, createAdamOptimizer, imageTokenCount, readModelConfig, validateModelConfig, VisionLanguageModel, type ModelSequence, type RgbImage } from './index';
 import type { ModelInputs } from './model-inputs';
 
@@ -69,6 +69,11 @@ describe('vision.inhibitionOfReturn', () => {
     expect(namedCell([1, 13, 2, 11, 3, 9], ids, 4)).toBe(-1);
     // Not before `first` (a row's start in a flat batch).
     expect(namedCell([1, 13, 2, 11, 3], ids, 4, 4, 1)).toBe(-1);
+    // `[3,` opens column 3: the row digit comes next.
+    expect(openColumn([9, 1, 13, 2], ids, 4)).toBe(3);
+    expect(openColumn([1, 13, 2, 11], ids, 4)).toBe(-1);
+    expect(openColumn([1, 14, 2], ids, 4)).toBe(-1);
+    expect(openColumn([1, 13, 2], ids, 4, 2, 1)).toBe(-1);
   });
 
   it('puts every pointer weight on the one cell no call named, the same over a whole sequence and in a decoding step', () => {
