@@ -67,26 +67,78 @@ export function readoutOf(weight: WeightLookup, summary: tf.Tensor2D, valid: tf.
  * maximum of its values per feature, then projects.
  */
 export function poolImages(config: ModelConfig, weight: WeightLookup, tokens: tf.Tensor2D): tf.Tensor2D {
+  return finishPooled(config, weight, imageMaxima(config, weight, tokens));
+}
+
+/**
+ * [images, width]: each image's smooth maximum before the summary's last step: of the 'conv'
+ * values (projected after), or of the 'max' readout's projected tokens (the summary itself).
+ */
+function imageMaxima(config: ModelConfig, weight: WeightLookup, tokens: tf.Tensor2D): tf.Tensor2D {
   const perImage = (patchGrid(config) / config.vision.spatialMerge) ** 2;
-  if (config.vision.readout === 'conv') {
-    const pooled = smoothMax(tf.reshape(tokens, [-1, perImage, tokens.shape[1]]), 1) as tf.Tensor2D;
-    return linear(pooled, weight('readout.value.weight'), weight('readout.value.bias'));
-  }
+  if (config.vision.readout === 'conv') return smoothMax(tf.reshape(tokens, [-1, perImage, tokens.shape[1]]), 1) as tf.Tensor2D;
   const projected = tf.reshape(linear(tokens, weight('readout.value.weight'), weight('readout.value.bias')), [-1, perImage, config.modelDimension]);
   return smoothMax(projected, 1) as tf.Tensor2D;
+}
+
+/** The summary from smooth maxima (imageMaxima's, or their combination over images): 'conv' projects them. */
+function finishPooled(config: ModelConfig, weight: WeightLookup, maxima: tf.Tensor2D): tf.Tensor2D {
+  return config.vision.readout === 'conv' ? linear(maxima, weight('readout.value.weight'), weight('readout.value.bias')) : maxima;
+}
+
+/**
+ * readoutImages 'all': [batch·length, width], at each position one smooth maximum over every image
+ * complete by then (`seen` [batch, length, images], 1 for each), from each image's own (`maxima`
+ * [batch, images, width]): with images of equal token counts, log-mean-exp composes, so this is the
+ * smooth maximum over all their tokens. A position with no image gets a finite value (its readout is
+ * zeroed by `hasImage`).
+ */
+function combineSeen(maxima: tf.Tensor3D, seen: tf.Tensor3D): tf.Tensor2D {
+  const [batch, images, width] = maxima.shape;
+  const length = seen.shape[1];
+  // Unseen images drop out of the log-sum-exp: exp(−10⁵) is exactly 0 beside any seen one.
+  const scaled = tf.sub(tf.reshape(tf.mul(maxima, READOUT_SHARPNESS), [batch, 1, images, width]), tf.mul(tf.sub(1, tf.reshape(seen, [batch, length, images, 1])), 1e5));
+  const count = tf.maximum(tf.sum(seen, -1), 1);
+  const total = tf.sub(stableLogSumExp(scaled, 2), tf.expandDims(tf.log(count), -1));
+  return tf.reshape(tf.div(total, READOUT_SHARPNESS), [batch * length, width]) as tf.Tensor2D;
+}
+
+/** [batch, length, images]: 1 for every image complete at or before each position (images come in order). */
+function seenImages(queryImage: tf.Tensor3D): tf.Tensor3D {
+  const images = queryImage.shape[2];
+  // seen[i] = Σ_{i' ≥ i} latest[i']: the latest complete image and every one before it.
+  const upTo = tf.linalg.bandPart(tf.ones([images, images]), -1, 0);
+  return tf.reshape(tf.matMul(tf.reshape(queryImage, [-1, images]), upTo), queryImage.shape) as tf.Tensor3D;
 }
 
 /** The 'max' (or 'conv') readout at every position of a full sequence ([batch·length, d]) from the image tokens at their slots ([batch·length, d]). */
 export function maxReadoutTerms(config: ModelConfig, weight: WeightLookup, values: tf.Tensor2D, inputs: PointerInputs, batch: number, length: number): tf.Tensor2D {
   const images = inputs.queryImage.shape[2];
-  const pooled = tf.reshape(poolImages(config, weight, tf.gather(values, inputs.imageTokens)), [batch, images, config.modelDimension]);
+  const tokens = tf.gather(values, inputs.imageTokens);
+  if (config.vision.readoutImages === 'all') {
+    const maxima = imageMaxima(config, weight, tokens);
+    const combined = combineSeen(tf.reshape(maxima, [batch, images, maxima.shape[1]]) as tf.Tensor3D, seenImages(inputs.queryImage));
+    return readoutOf(weight, finishPooled(config, weight, combined), inputs.hasImage);
+  }
+  const pooled = tf.reshape(poolImages(config, weight, tokens), [batch, images, config.modelDimension]);
   // Each position reads its latest complete image's summary (none before the first: queryImage is zero there).
   const summary = tf.reshape(tf.matMul(inputs.queryImage, pooled), [batch * length, config.modelDimension]) as tf.Tensor2D;
   return readoutOf(weight, summary, inputs.hasImage);
 }
 
-/** What a generation caches for the 'max' (or 'conv') readout: each row's last image's summary, [rows, 1, d]. */
+/**
+ * What a generation caches for the 'max' (or 'conv') readout, [rows, 1, d]: each row's last image's
+ * summary, or with readoutImages 'all' the one over all its images (a prompt's images are all
+ * complete by its last position, which a left-padded prefill has in its last column).
+ */
 export function maxReadoutCache(config: ModelConfig, weight: WeightLookup, values: tf.Tensor2D, inputs: PointerInputs, batch: number): tf.Tensor3D {
+  if (config.vision.readoutImages === 'all') {
+    const [, length, images] = inputs.queryImage.shape;
+    const maxima = imageMaxima(config, weight, tf.gather(values, inputs.imageTokens));
+    const last = tf.slice(inputs.queryImage, [0, length - 1, 0], [batch, 1, images]) as tf.Tensor3D;
+    const combined = combineSeen(tf.reshape(maxima, [batch, images, maxima.shape[1]]) as tf.Tensor3D, seenImages(last));
+    return tf.reshape(finishPooled(config, weight, combined), [batch, 1, config.modelDimension]) as tf.Tensor3D;
+  }
   return tf.reshape(poolImages(config, weight, tf.gather(values, inputs.lastImageTokens)), [batch, 1, config.modelDimension]) as tf.Tensor3D;
 }
 

@@ -16,6 +16,7 @@ export type {
   FlatModelConfig,
   GridLayersConfig,
   ImageReadout,
+  ReadoutImages,
   ModelConfig,
   ModelConfigOverrides,
   ModelPresetName,

@@ -88,7 +88,16 @@ export interface VisionConfig {
    * wherever it lies (needs the stem and no spatial merge). null: no readout.
    */
   readout: ImageReadout | null;
+  /**
+   * Which images the 'max' or 'conv' readout summarises: 'latest' (the latest complete image) or
+   * 'all' (every complete image so far, one smooth maximum over all their tokens): an answer after
+   * several crops then reads the one that showed the target, not only the last. Absent: 'latest'.
+   */
+  readoutImages?: ReadoutImages;
 }
+
+/** Which images the readout summarises (VisionConfig.readoutImages). */
+export type ReadoutImages = 'latest' | 'all';
 
 /**
  * The shape of a model: everything a checkpoint must agree on to be loaded. The image's size and
@@ -135,6 +144,7 @@ export interface ModelConfigOverrides extends Partial<Omit<ModelConfig, 'vocabul
     pointerImage?: PointerImage;
     inhibitionOfReturn?: boolean;
     readout?: ImageReadout | null;
+    readoutImages?: ReadoutImages;
   };
 }
 
@@ -234,6 +244,7 @@ const positiveNumber = z.number({ error: 'a positive number' }).positive({ error
 const stemPooling = z.enum(['mean', 'max'], { error: "'mean' or 'max'" });
 const imageReadout = z.enum(['pointer', 'max', 'conv'], { error: "'pointer', 'max' or 'conv'" });
 const pointerImage = z.enum(['latest', 'first'], { error: "'latest' or 'first'" });
+const readoutImages = z.enum(['latest', 'all'], { error: "'latest' or 'all'" });
 const trueOrFalse = z.boolean({ error: 'true or false' });
 
 const sizes = {
@@ -260,6 +271,7 @@ const visionSchema = z.strictObject({
   pointerImage: pointerImage.optional(),
   inhibitionOfReturn: trueOrFalse.optional(),
   readout: imageReadout.nullable(),
+  readoutImages: readoutImages.optional(),
 });
 const groupedSchema = z.strictObject({ ...sizes, vision: visionSchema });
 const flatSchema = z.strictObject({
@@ -284,6 +296,7 @@ const overridesSchema = z.strictObject({
       pointerImage: pointerImage.optional(),
       inhibitionOfReturn: trueOrFalse.optional(),
       readout: imageReadout.nullable().optional(),
+      readoutImages: readoutImages.optional(),
     })
     .optional(),
 });
@@ -369,7 +382,7 @@ function groupFlat(flat: z.infer<typeof flatSchema>): ModelConfig {
  */
 export function orderModelConfig(config: ModelConfig | StoredModelConfig): ModelConfig {
   const { vocabularySize, imageSize, patchSize, modelDimension, headCount, encoderLayers, decoderLayers, mlpRatio, maxSequenceLength, layerNormEpsilon, vision } = config;
-  const { stem, grid, spatialMerge, pointer, pointerImage, inhibitionOfReturn, readout } = vision;
+  const { stem, grid, spatialMerge, pointer, pointerImage, inhibitionOfReturn, readout, readoutImages } = vision;
   return {
     vocabularySize,
     imageSize,
@@ -390,6 +403,7 @@ export function orderModelConfig(config: ModelConfig | StoredModelConfig): Model
       // Written only when on: every config before it reads and serialises as it did.
       ...(inhibitionOfReturn === true ? { inhibitionOfReturn } : {}),
       readout,
+      ...(readoutImages === 'all' ? { readoutImages } : {}),
     },
   };
 }
@@ -499,6 +513,13 @@ export function validateModelConfig(config: ModelConfig): ModelConfig {
       inhibitionOfReturn,
       `ModelConfig.vision.inhibitionOfReturn leaves out the grid pointer's cells that earlier calls named, in one frame: it needs vision.pointer: true and vision.pointerImage 'first'; got pointer ${String(pointer)}, pointerImage '${String(pointerImage)}'.`,
     );
+  }
+  const { readoutImages } = config.vision;
+  if (readoutImages !== undefined && readoutImages !== 'latest' && readoutImages !== 'all') {
+    fail('vision.readoutImages', readoutImages, `ModelConfig.vision.readoutImages must be 'latest' or 'all'; got ${String(readoutImages)}.`);
+  }
+  if (readoutImages === 'all' && readout !== 'max' && readout !== 'conv') {
+    fail('vision.readoutImages', readoutImages, `ModelConfig.vision.readoutImages 'all' pools every image's tokens by a smooth maximum: it needs readout 'max' or 'conv'; got ${String(readout)}.`);
   }
   if (readout === 'conv' && (!stem || spatialMerge !== 1)) {
     fail('vision.readout', readout, `ModelConfig.vision.readout 'conv' convolves the pixel stem's blocks of each patch: it needs vision.stem and vision.spatialMerge 1; got stem ${stem ? 'set' : 'null'}, spatialMerge ${String(spatialMerge)}.`);
