@@ -1,5 +1,28 @@
-// Each test file gets fresh modules (vitest's default isolation). Sharing them (isolate: false)
-// saved ~50 s of CPU, but a fresh clone's file order showed process-wide state reaching another
-// file's run: once any file made an LLM judge, every later in-process run added judge counts to its
-// metrics, so train-resume's in-process run no longer matched its child processes' runs.
-export { default } from '../../vitest.shared.js';
+import { configDefaults, defineConfig, mergeConfig } from 'vitest/config';
+import shared from '../../vitest.shared.js';
+
+// Nearly every test file imports the whole CLI (tfjs, every env and tool package): imported afresh
+// for each of its 30-odd files that cost about 40 s of CPU, so most files share their worker's
+// modules (isolate: false). Each command registers the built-in envs and tools, its plug-ins and the
+// tensor backend itself, so a file finds what it needs whatever ran before it.
+// The files below change process-wide state that another file's run would see, or check state that
+// an earlier file could have set up for them, and keep fresh modules of their own:
+// - an LLM judge, once made, adds its counts to every later in-process run's metrics (train-resume
+//   compares an in-process run with its child processes' runs);
+// - plug-ins stay registered once loaded;
+// - builtin-envs checks what registering the runner's env packages adds to an empty registry.
+const ownModules = ['src/judge/llm-judge-run.test.ts', 'src/plugins.test.ts', 'src/builtin-envs.test.ts'];
+// Each project names its own files (a project's `include` would add to the shared one, not replace it).
+const { include, ...sharedTest } = shared.test ?? {};
+
+export default mergeConfig(
+  { ...shared, test: sharedTest },
+  defineConfig({
+    test: {
+      projects: [
+        { extends: true, test: { name: 'shared-modules', include, exclude: [...configDefaults.exclude, ...ownModules], isolate: false } },
+        { extends: true, test: { name: 'own-modules', include: ownModules } },
+      ],
+    },
+  }),
+);

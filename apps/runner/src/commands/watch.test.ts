@@ -47,7 +47,9 @@ describe('saccade watch', () => {
     const tmux = (...args: string[]) => spawnSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8' }).stdout;
     try {
       // CI=false: Ink draws only the final frame when it thinks it runs in CI (CI is set there).
-      tmux('new-session', '-d', '-s', 'w', '-x', '100', '-y', '30', `env CI=false ${process.execPath} ${cli} watch ${folder}; echo "EXITED $?"; sleep 30`);
+      // 200 columns: the last line names the run folder, whose path (under the test run's nested
+      // temporary folders, or macOS's long TMPDIR) must not wrap.
+      tmux('new-session', '-d', '-s', 'w', '-x', '200', '-y', '30', `env CI=false ${process.execPath} ${cli} watch ${folder}; echo "EXITED $?"; sleep 30`);
       const until = async (text: string): Promise<void> => {
         for (let tries = 0; tries < 150 && !tmux('capture-pane', '-p', '-t', 'w').includes(text); tries++) await new Promise((resolve) => setTimeout(resolve, 100));
         expect(tmux('capture-pane', '-p', '-t', 'w')).toContain(text);
