@@ -253,6 +253,12 @@ async function throughput() {
   for (let repeat = 0; repeat < 2; repeat++) {
     for (const [side, run] of Object.entries(greedyOnce)) greedy[side].push(await run(greedyTokens));
   }
+  // Our prefill alone: a generation of one token is the prefill and one sample (the peer reports its own).
+  const prefill = { ours: [], parallel: [] };
+  for (let repeat = 0; repeat < 3; repeat++) {
+    prefill.ours.push((await greedyOnce.ours(1)).seconds);
+    prefill.parallel.push((await greedyOnce.parallel(1)).seconds);
+  }
   // The products alone, at the training step's shapes (rows = batch × length) and a decode step's
   // (64 rows): what the training ratio is made of, since products are most of a step on both sides.
   let matMul;
@@ -320,8 +326,8 @@ async function throughput() {
       rows: 64,
       cache: { tokens: cached.tokens, seconds: cached.seconds, tokensPerSecond: cached.tokens / cached.seconds },
       noCache: { tokens: uncached.tokens, seconds: uncached.seconds, tokensPerSecond: uncached.tokens / uncached.seconds },
-      greedy: { maxTokens: greedyTokens, ...summary(greedy.ours) },
-      greedyDataParallel: { threads: parallel.threadCount, ...summary(greedy.parallel) },
+      greedy: { maxTokens: greedyTokens, ...summary(greedy.ours), prefillSeconds: Math.min(...prefill.ours) },
+      greedyDataParallel: { threads: parallel.threadCount, ...summary(greedy.parallel), prefillSeconds: Math.min(...prefill.parallel) },
     },
     tensors: tf.memory().numTensors,
   };
