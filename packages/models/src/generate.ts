@@ -171,6 +171,13 @@ async function decodeWithCache(
   let rows: number[] = [...initialActive];
   // Every row's next key goes to the same cache position: the prompts are left-padded to one length.
   let position = state.keyBias.shape[1] - steps;
+  // Inhibition of return reads each row's last five tokens (its prompt's, then its own) for a call.
+  const callIds = model.pointerCallIds;
+  const side = pointerGridSide(config);
+  const tailOf = (sample: number): number[] => {
+    const state = samples[sample];
+    return state ? [...(options.prompts[state.prompt]?.tokens.slice(-5) ?? []), ...state.tokens].slice(-5) : [];
+  };
   try {
     for (;; position++) {
       throwIfAborted(options.signal);
@@ -189,15 +196,6 @@ async function decodeWithCache(
         return { token: state.tokens.at(-1) ?? tokenizer.padId, position: promptLength + state.tokens.length - 1 };
       };
       const inputs = rows.map((sample) => (sample >= 0 ? last(sample) : { token: tokenizer.padId, position: 0 }));
-      const callIds = model.pointerCallIds;
-      const side = pointerGridSide(config);
-      /** What `read` finds at the end of the sample's tokens (its prompt's, then its own): a named cell or an open column, -1 for none. */
-      const callTail = (sample: number, read: typeof namedCell): number => {
-        const state = samples[sample];
-        if (!callIds || !state) return -1;
-        const tail = [...(options.prompts[state.prompt]?.tokens.slice(-5) ?? []), ...state.tokens].slice(-5);
-        return read(tail, callIds, side);
-      };
       state = timePhase('decode.step', () => tf.tidy(() => {
         // Compacting copies the kept rows into new tensors, which the step then owns.
         const select = <T extends tf.Tensor>(tensor: T): T => (compact ? selectRows(tensor, keep) : tensor);
@@ -223,9 +221,10 @@ async function decodeWithCache(
         let pointer = previous.pointer ? mapPointerCache(previous.pointer, (tensor) => tf.clone(select(tensor))) : undefined;
         // Inhibition of return: a call the fed token completed names a cell the pointer now leaves
         // out; after `[c,` this step reads the row from column c's cells only.
-        if (pointer?.visited) {
-          const visited = markVisited(pointer.visited, rows.map((sample) => (sample >= 0 ? callTail(sample, namedCell) : -1)));
-          const excluded = excludedCells(visited, rows.map((sample) => (sample >= 0 ? callTail(sample, openColumn) : -1)));
+        if (pointer?.visited && callIds) {
+          const tails = rows.map((sample) => (sample >= 0 ? tailOf(sample) : []));
+          const visited = markVisited(pointer.visited, tails.map((tail) => namedCell(tail, callIds, side)));
+          const excluded = excludedCells(visited, tails.map((tail) => openColumn(tail, callIds, side)));
           pointer = { ...pointer, visited, ...(excluded === visited ? {} : { excluded }) };
         }
         const logits = model.heads(x, undefined, pointer ? { cache: pointer } : undefined).logits;

@@ -257,17 +257,27 @@ export function combinePointerCaches(caches: readonly PointerCache[], combine: <
 }
 
 /**
+ * `cells` [rows, G²] with each row's marks added: `mark` writes them into the row's G² floats (from
+ * `offset`) for a row whose value is ≥ 0. `cells` itself when no row has one.
+ */
+function withMarks(cells: tf.Tensor2D, values: readonly number[], mark: (target: Float32Array, offset: number, value: number) => void): tf.Tensor2D {
+  if (values.every((value) => value < 0)) return cells;
+  const count = cells.shape[1];
+  const marks = new Float32Array(values.length * count);
+  values.forEach((value, row) => {
+    if (value >= 0) mark(marks, row * count, value);
+  });
+  return tf.maximum(cells, tf.tensor2d(marks, [values.length, count]));
+}
+
+/**
  * The visited cells after a decoding step fed each row one token: `cells[row]` is the cell a call
  * that token completed named (namedCell), -1 for none. `visited` itself when no call completed.
  */
 export function markVisited(visited: tf.Tensor2D, cells: readonly number[]): tf.Tensor2D {
-  if (cells.every((cell) => cell < 0)) return visited;
-  const count = visited.shape[1];
-  const marks = new Float32Array(cells.length * count);
-  cells.forEach((cell, row) => {
-    if (cell >= 0) marks[row * count + cell] = 1;
+  return withMarks(visited, cells, (target, offset, cell) => {
+    target[offset + cell] = 1;
   });
-  return tf.maximum(visited, tf.tensor2d(marks, [cells.length, count]));
 }
 
 /**
@@ -275,14 +285,8 @@ export function markVisited(visited: tf.Tensor2D, cells: readonly number[]): tf.
  * `[c,` (`columns[row]` = c, else -1), every cell outside column c. `visited` itself when no row has one.
  */
 export function excludedCells(visited: tf.Tensor2D, columns: readonly number[]): tf.Tensor2D {
-  if (columns.every((column) => column < 0)) return visited;
-  const count = visited.shape[1];
-  const side = Math.round(Math.sqrt(count));
-  const marks = new Float32Array(columns.length * count);
-  columns.forEach((column, row) => {
-    if (column >= 0) excludeOtherColumns(marks, row * count, side, column);
-  });
-  return tf.maximum(visited, tf.tensor2d(marks, [columns.length, count]));
+  const side = Math.round(Math.sqrt(visited.shape[1]));
+  return withMarks(visited, columns, (target, offset, column) => excludeOtherColumns(target, offset, side, column));
 }
 
 /** Applies `map` to every tensor of a pointer cache (a generation step selects and clones them). */

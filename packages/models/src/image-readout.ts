@@ -111,15 +111,21 @@ function seenImages(queryImage: tf.Tensor3D): tf.Tensor3D {
   return tf.reshape(tf.matMul(tf.reshape(queryImage, [-1, images]), upTo), queryImage.shape) as tf.Tensor3D;
 }
 
+/**
+ * readoutImages 'all': [batch·length′, d], the summary over every image complete at each of the
+ * positions `queryImage` ([batch, length′, images], one-hot of each position's latest) describes.
+ */
+function summaryOverSeen(config: ModelConfig, weight: WeightLookup, tokens: tf.Tensor2D, queryImage: tf.Tensor3D, batch: number): tf.Tensor2D {
+  const maxima = imageMaxima(config, weight, tokens);
+  const combined = combineSeen(tf.reshape(maxima, [batch, queryImage.shape[2], maxima.shape[1]]) as tf.Tensor3D, seenImages(queryImage));
+  return finishPooled(config, weight, combined);
+}
+
 /** The 'max' (or 'conv') readout at every position of a full sequence ([batch·length, d]) from the image tokens at their slots ([batch·length, d]). */
 export function maxReadoutTerms(config: ModelConfig, weight: WeightLookup, values: tf.Tensor2D, inputs: PointerInputs, batch: number, length: number): tf.Tensor2D {
   const images = inputs.queryImage.shape[2];
   const tokens = tf.gather(values, inputs.imageTokens);
-  if (config.vision.readoutImages === 'all') {
-    const maxima = imageMaxima(config, weight, tokens);
-    const combined = combineSeen(tf.reshape(maxima, [batch, images, maxima.shape[1]]) as tf.Tensor3D, seenImages(inputs.queryImage));
-    return readoutOf(weight, finishPooled(config, weight, combined), inputs.hasImage);
-  }
+  if (config.vision.readoutImages === 'all') return readoutOf(weight, summaryOverSeen(config, weight, tokens, inputs.queryImage, batch), inputs.hasImage);
   const pooled = tf.reshape(poolImages(config, weight, tokens), [batch, images, config.modelDimension]);
   // Each position reads its latest complete image's summary (none before the first: queryImage is zero there).
   const summary = tf.reshape(tf.matMul(inputs.queryImage, pooled), [batch * length, config.modelDimension]) as tf.Tensor2D;
@@ -134,10 +140,8 @@ export function maxReadoutTerms(config: ModelConfig, weight: WeightLookup, value
 export function maxReadoutCache(config: ModelConfig, weight: WeightLookup, values: tf.Tensor2D, inputs: PointerInputs, batch: number): tf.Tensor3D {
   if (config.vision.readoutImages === 'all') {
     const [, length, images] = inputs.queryImage.shape;
-    const maxima = imageMaxima(config, weight, tf.gather(values, inputs.imageTokens));
     const last = tf.slice(inputs.queryImage, [0, length - 1, 0], [batch, 1, images]) as tf.Tensor3D;
-    const combined = combineSeen(tf.reshape(maxima, [batch, images, maxima.shape[1]]) as tf.Tensor3D, seenImages(last));
-    return tf.reshape(finishPooled(config, weight, combined), [batch, 1, config.modelDimension]) as tf.Tensor3D;
+    return tf.reshape(summaryOverSeen(config, weight, tf.gather(values, inputs.imageTokens), last, batch), [batch, 1, config.modelDimension]) as tf.Tensor3D;
   }
   return tf.reshape(poolImages(config, weight, tf.gather(values, inputs.lastImageTokens)), [batch, 1, config.modelDimension]) as tf.Tensor3D;
 }
