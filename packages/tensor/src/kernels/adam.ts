@@ -1,5 +1,5 @@
 import type { KernelConfig, KernelFunc, NamedAttrMap, TensorInfo } from '@tensorflow/tfjs-core';
-import { runSimdAdam, type AdamStep } from './simd-kernels.js';
+import { runSimdAdam, simdKernelsUnavailable, type AdamStep } from './simd-kernels.js';
 import { asWasmBackend, sizeOf, tensorAddress } from './wasm-backend.js';
 
 /** Saccade's fused Adam update of one weight tensor: a kernel only the wasm backend has. */
@@ -21,7 +21,7 @@ function adam(args: { inputs: { x: TensorInfo; gradient: TensorInfo; m: TensorIn
   );
   if (ran) return [...outputs];
   for (const output of outputs) backend.disposeData(output.dataId);
-  throw new Error(`${ADAM_KERNEL} needs Saccade's SIMD kernels on the wasm backend, and they are not available (see simdKernelsStatus())`);
+  throw simdKernelsUnavailable(ADAM_KERNEL);
 }
 
 export const adamConfig: KernelConfig = { kernelName: ADAM_KERNEL, backendName: 'wasm', kernelFunc: adam as unknown as KernelFunc };

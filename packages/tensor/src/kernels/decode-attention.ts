@@ -1,5 +1,5 @@
 import type { KernelConfig, KernelFunc, NamedAttrMap, TensorInfo } from '@tensorflow/tfjs-core';
-import { runSimdDecodeAttention } from './simd-kernels.js';
+import { runSimdDecodeAttention, simdKernelsUnavailable } from './simd-kernels.js';
 import { asWasmBackend, tensorAddress, type WasmBackend } from './wasm-backend.js';
 
 /** Saccade's one-step attention against a KV cache it writes in place: a kernel only the wasm backend has. */
@@ -54,7 +54,7 @@ function decodeAttention(args: { inputs: DecodeAttentionInputs; backend: unknown
   });
   if (done) return out;
   backend.disposeData(out.dataId);
-  throw new Error(`${DECODE_ATTENTION_KERNEL} needs Saccade's SIMD kernels on the wasm backend, and they are not available (see simdKernelsStatus())`);
+  throw simdKernelsUnavailable(DECODE_ATTENTION_KERNEL);
 }
 
 export const decodeAttentionConfig: KernelConfig = {

@@ -1,5 +1,5 @@
 import type { KernelConfig, KernelFunc, NamedAttrMap, TensorInfo } from '@tensorflow/tfjs-core';
-import { runSimdAttention, runSimdAttentionGrad, type SimdAttention } from './simd-kernels.js';
+import { runSimdAttention, runSimdAttentionGrad, type SimdAttention, simdKernelsUnavailable } from './simd-kernels.js';
 import { asWasmBackend, tensorAddress, type WasmBackend } from './wasm-backend.js';
 
 /** Saccade's fused multi-head attention and its gradient: kernels only the wasm backend has. */
@@ -20,10 +20,6 @@ interface AttentionInputs {
   bias?: TensorInfo;
   /** [batch, heads, length, 2] from the forward kernel (gradient only). */
   stats?: TensorInfo;
-}
-
-function unavailable(name: string): Error {
-  return new Error(`${name} needs Saccade's SIMD kernels on the wasm backend, and they are not available (see simdKernelsStatus())`);
 }
 
 function attentionAt(backend: WasmBackend, inputs: AttentionInputs, attrs: FusedAttentionAttrs, stats: TensorInfo): SimdAttention {
@@ -54,7 +50,7 @@ function fusedAttention(args: { inputs: AttentionInputs; backend: unknown; attrs
   if (rows === 0 || runSimdAttention(backend, attentionAt(backend, args.inputs, attrs, stats), tensorAddress(backend, out).offset)) return [out, stats];
   backend.disposeData(out.dataId);
   backend.disposeData(stats.dataId);
-  throw unavailable(FUSED_ATTENTION_KERNEL);
+  throw simdKernelsUnavailable(FUSED_ATTENTION_KERNEL);
 }
 
 function fusedAttentionGrad(args: { inputs: AttentionInputs & { dy: TensorInfo }; backend: unknown; attrs: NamedAttrMap }): TensorInfo {
@@ -66,7 +62,7 @@ function fusedAttentionGrad(args: { inputs: AttentionInputs & { dy: TensorInfo }
   const at = { dy: tensorAddress(backend, dy).offset, dqkv: tensorAddress(backend, dqkv).offset };
   if ((qkv.shape[0] ?? 0) === 0 || runSimdAttentionGrad(backend, attentionAt(backend, args.inputs, attrs, stats), at)) return dqkv;
   backend.disposeData(dqkv.dataId);
-  throw unavailable(FUSED_ATTENTION_GRAD_KERNEL);
+  throw simdKernelsUnavailable(FUSED_ATTENTION_GRAD_KERNEL);
 }
 
 export const fusedAttentionConfig: KernelConfig = { kernelName: FUSED_ATTENTION_KERNEL, backendName: 'wasm', kernelFunc: fusedAttention as unknown as KernelFunc };

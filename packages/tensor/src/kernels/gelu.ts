@@ -1,14 +1,10 @@
 import type { KernelConfig, KernelFunc, TensorInfo } from '@tensorflow/tfjs-core';
-import { runSimdGelu, runSimdGeluGrad } from './simd-kernels.js';
+import { runSimdGelu, runSimdGeluGrad, simdKernelsUnavailable } from './simd-kernels.js';
 import { asWasmBackend, sizeOf, tensorAddress } from './wasm-backend.js';
 
 /** Saccade's fused GELU (tanh approximation) and its gradient: kernels only the wasm backend has. */
 export const GELU_KERNEL = 'SaccadeGelu';
 export const GELU_GRAD_KERNEL = 'SaccadeGeluGrad';
-
-function unavailable(name: string): Error {
-  return new Error(`${name} needs Saccade's SIMD kernels on the wasm backend, and they are not available (see simdKernelsStatus())`);
-}
 
 function gelu(args: { inputs: { x: TensorInfo }; backend: unknown }): TensorInfo {
   const backend = asWasmBackend(args.backend);
@@ -17,7 +13,7 @@ function gelu(args: { inputs: { x: TensorInfo }; backend: unknown }): TensorInfo
   const size = sizeOf(x.shape);
   if (size === 0 || runSimdGelu(backend, tensorAddress(backend, x).offset, tensorAddress(backend, out).offset, size)) return out;
   backend.disposeData(out.dataId);
-  throw unavailable(GELU_KERNEL);
+  throw simdKernelsUnavailable(GELU_KERNEL);
 }
 
 function geluGrad(args: { inputs: { x: TensorInfo; dy: TensorInfo }; backend: unknown }): TensorInfo {
@@ -27,7 +23,7 @@ function geluGrad(args: { inputs: { x: TensorInfo; dy: TensorInfo }; backend: un
   const size = sizeOf(x.shape);
   if (size === 0 || runSimdGeluGrad(backend, tensorAddress(backend, x).offset, tensorAddress(backend, dy).offset, tensorAddress(backend, out).offset, size)) return out;
   backend.disposeData(out.dataId);
-  throw unavailable(GELU_GRAD_KERNEL);
+  throw simdKernelsUnavailable(GELU_GRAD_KERNEL);
 }
 
 export const geluConfig: KernelConfig = { kernelName: GELU_KERNEL, backendName: 'wasm', kernelFunc: gelu as unknown as KernelFunc };

@@ -86,6 +86,11 @@ export function setSimdKernelsEnabled(value: boolean): void {
   enabled = value;
 }
 
+/** The error a kernel of Saccade's own throws when the SIMD module it runs on is not available. */
+export function simdKernelsUnavailable(kernelName: string): Error {
+  return new Error(`${kernelName} needs Saccade's SIMD kernels on the wasm backend, and they are not available (see simdKernelsStatus())`);
+}
+
 /** Where the build puts the compiled kernels: `<@saccade/tensor>/dist/simd-kernels.wasm`. */
 export function simdKernelsPath(): string {
   const root = path.dirname(requireFromHere.resolve('@saccade/tensor/package.json'));

@@ -1,5 +1,5 @@
 import type { KernelConfig, KernelFunc, NamedAttrMap, TensorInfo } from '@tensorflow/tfjs-core';
-import { runSimdSmoothMaxStem, runSimdSmoothMaxStemGrad, type SimdStem } from './simd-kernels.js';
+import { runSimdSmoothMaxStem, runSimdSmoothMaxStemGrad, type SimdStem, simdKernelsUnavailable } from './simd-kernels.js';
 import { asWasmBackend, tensorAddress, type WasmBackend } from './wasm-backend.js';
 
 /** Saccade's pixel stem with smooth-max pooling and its gradient: kernels only the wasm backend has. */
@@ -17,10 +17,6 @@ interface StemInputs {
   pixels: TensorInfo;
   weight: TensorInfo;
   bias: TensorInfo;
-}
-
-function unavailable(name: string): Error {
-  return new Error(`${name} needs Saccade's SIMD kernels on the wasm backend, and they are not available (see simdKernelsStatus())`);
 }
 
 function stemAt(backend: WasmBackend, inputs: StemInputs, attrs: SmoothMaxStemAttrs): SimdStem {
@@ -46,7 +42,7 @@ function smoothMaxStem(args: { inputs: StemInputs; backend: unknown; attrs: Name
   const out = backend.makeOutput([count, blocks * blocks * (weight.shape[1] ?? 0)], 'float32');
   if (count === 0 || runSimdSmoothMaxStem(backend, stemAt(backend, args.inputs, attrs), tensorAddress(backend, out).offset)) return out;
   backend.disposeData(out.dataId);
-  throw unavailable(SMOOTH_MAX_STEM_KERNEL);
+  throw simdKernelsUnavailable(SMOOTH_MAX_STEM_KERNEL);
 }
 
 function smoothMaxStemGrad(args: { inputs: StemInputs & { dy: TensorInfo }; backend: unknown; attrs: NamedAttrMap }): TensorInfo[] {
@@ -57,7 +53,7 @@ function smoothMaxStemGrad(args: { inputs: StemInputs & { dy: TensorInfo }; back
   const at = { dy: tensorAddress(backend, dy).offset, dWeight: tensorAddress(backend, outputs[0]).offset, dBias: tensorAddress(backend, outputs[1]).offset };
   if (runSimdSmoothMaxStemGrad(backend, stemAt(backend, args.inputs, attrs), at)) return [...outputs];
   for (const output of outputs) backend.disposeData(output.dataId);
-  throw unavailable(SMOOTH_MAX_STEM_GRAD_KERNEL);
+  throw simdKernelsUnavailable(SMOOTH_MAX_STEM_GRAD_KERNEL);
 }
 
 export const smoothMaxStemConfig: KernelConfig = { kernelName: SMOOTH_MAX_STEM_KERNEL, backendName: 'wasm', kernelFunc: smoothMaxStem as unknown as KernelFunc };
