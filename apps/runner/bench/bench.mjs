@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // `saccade bench rl`: VAGEN's table on two cores. From one start (a format-only start: SFT on a
-// random agent's valid actions; or a weak SFT start: the oracle's demonstrations for a few steps),
+// random agent's valid actions; a grounded start: the same actions after the env's true
+// <observation>, in VAGEN's grounding format, so the start sees but has no policy; or a weak SFT
+// start: the oracle's demonstrations for a few steps),
 // each algorithm trains for the same minutes on the same training seeds, and the held-out success
 // (200 unseen seeds, greedy, the same for all) is read off its run's metrics at 0 / 5 / 10 / 15
 // minutes. Every run is a real `saccade train` (one start run, then `--resume` of a copy of it per
@@ -14,8 +16,10 @@
 //   --env <id>             env to train on (default saccade/FrozenLake-v1, the default run's options)
 //   --env-options <json>   its options (default: the default run's for FrozenLake, none otherwise)
 //   --max-turns <n>        turn cap (default 10)
-//   --start format|sft     the start (default format)
-//   --start-steps <n>      SFT steps of the start (default: format 100, sft 110: 65.5 % on FrozenLake since SFT reads one map per example)
+//   --start format|grounded|sft  the start (default format); grounded plays FrozenLake in the grounding format with
+//                          VAGEN's visual reasoning reward (its own --env-options otherwise, with format grounding)
+//   --start-steps <n>      SFT steps of the start (default: format 100, grounded 200, sft 110: 65.5 % on FrozenLake since SFT reads one map per example)
+//   --max-tokens <n>       tokens a response may take, in every phase (default: 48, grounded 384: its observation is ~230 characters)
 //   --minutes <n>          minutes of RL per algorithm (default 15)
 //   --algorithm <list>     grpo, grpo-dr (Dr. GRPO), grpo-shuffled (scores shuffled within groups: the null control), grpo-dynamic (DAPO's dynamic sampling, 3 batches at most), gigpo (GiGPO's step groups), ppo-masked (token-level GAE), ppo-bilevel (default: all but grpo-dynamic, gigpo and grpo-shuffled)
 //   --set <json>           config overrides merged into every algorithm's phase, e.g. '{"grpo":{"learningRate":3e-4}}'
@@ -101,15 +105,20 @@ const recipeFile = options.config !== undefined ? resolve(options.config) : opti
 const recipe = recipeFile === undefined ? {} : parse(readFileSync(recipeFile, 'utf8'));
 const envId = options.env ?? recipe.env?.id ?? 'saccade/FrozenLake-v1';
 const start = options.start ?? 'format';
-if (start !== 'format' && start !== 'sft') throw new Error(`--start expected format or sft, got ${start}`);
+if (!['format', 'grounded', 'sft'].includes(start)) throw new Error(`--start expected format, grounded or sft, got ${start}`);
 const quick = options.quick === true;
 const minutes = Number(options.minutes ?? (quick ? 0.3 : 15));
-const startSteps = Number(options['start-steps'] ?? (quick ? 4 : start === 'format' ? 100 : 110));
+const startSteps = Number(options['start-steps'] ?? (quick ? 4 : { format: 100, grounded: 200, sft: 110 }[start]));
+const maxTokens = options['max-tokens'] !== undefined ? Number(options['max-tokens']) : start === 'grounded' ? 384 : undefined;
+if (maxTokens !== undefined && !(Number.isInteger(maxTokens) && maxTokens > 0)) throw new Error(`--max-tokens expected a positive integer, got ${options['max-tokens']}`);
+// The grounded start's FrozenLake: the default run's options in VAGEN's grounding format, each turn's observation judged.
+const GROUNDED_FROZEN_LAKE = { format: 'grounding', observation: 'vision', maxActionsPerTurn: 1, visualReasoningReward: true };
 const evalEvery = Number(options['eval-every'] ?? (quick ? 2 : 10));
 const names = (options.algorithm ?? Object.keys(ALGORITHMS).filter((name) => !['grpo-dynamic', 'gigpo', 'grpo-shuffled'].includes(name)).join(',')).split(',').map((name) => name.trim());
 for (const name of names) if (!ALGORITHMS[name]) throw new Error(`--algorithm: unknown "${name}"; expected ${Object.keys(ALGORITHMS).join(', ')}`);
 const evalSampling = options['eval-sampling'] === undefined ? undefined : JSON.parse(options['eval-sampling']);
-const overrides = merge(options.set === undefined ? {} : JSON.parse(options.set), evalSampling ? { evalSampling } : {});
+const tokenOverrides = maxTokens === undefined ? {} : { grpo: { maxTokens }, ppo: { maxTokens } };
+const overrides = merge(merge(tokenOverrides, options.set === undefined ? {} : JSON.parse(options.set)), evalSampling ? { evalSampling } : {});
 const out = resolve(options.out ?? join(root, 'runs', 'bench-rl'));
 const tag = `${options.recipe ?? envId.replace(/[^\w.-]+/g, '-')}-${start}`;
 mkdirSync(out, { recursive: true });
@@ -120,13 +129,25 @@ const startConfig = merge(recipe, {
   outputFolder: out,
   env: {
     id: envId,
-    ...(options['env-options'] ? { options: JSON.parse(options['env-options']) } : envId === 'saccade/FrozenLake-v1' || recipe.env ? {} : { options: {} }),
+    ...(options['env-options']
+      ? { options: JSON.parse(options['env-options']) }
+      : start === 'grounded' && envId === 'saccade/FrozenLake-v1'
+        ? { options: GROUNDED_FROZEN_LAKE }
+        : envId === 'saccade/FrozenLake-v1' || recipe.env
+          ? {}
+          : { options: {} }),
     ...(options['max-turns'] ? { maxTurns: Number(options['max-turns']) } : {}),
   },
   // The same 200 held-out seeds for every start and algorithm (8 for a smoke run).
   seeds: quick ? { eval: { start: 0, count: 8 }, train: { start: 10000, count: 200 } } : { eval: { start: 0, count: 200 } },
   algorithm: 'sft',
-  sft: { steps: startSteps, evalEvery: startSteps, demonstrator: start === 'format' ? 'random' : 'oracle', timeLimitSeconds: 3600 },
+  sft: {
+    steps: startSteps,
+    evalEvery: startSteps,
+    demonstrator: { format: 'random', grounded: 'random-grounded', sft: 'oracle' }[start],
+    timeLimitSeconds: 3600,
+    ...(maxTokens === undefined ? {} : { maxTokens }),
+  },
   ...(evalSampling ? { evalSampling } : {}),
 });
 const startFolder = join(out, startConfig.name);

@@ -122,9 +122,11 @@ export const trainConfigSchema = z
         /**
          * Who plays the training seeds for demonstrations: the env's 'oracle', or a 'random' agent of
          * its action space (valid actions in the right format, no policy: a start that knows the
-         * format but not the task, as VAGEN's base model does).
+         * format but not the task, as VAGEN's base model does), or 'random-grounded': the random
+         * agent's actions after the env's true <observation> (env format 'grounding'): a start that
+         * also says what it sees, as VAGEN's base model can, and still has no policy.
          */
-        demonstrator: z.enum(['oracle', 'random']).default('oracle'),
+        demonstrator: z.enum(['oracle', 'random', 'random-grounded']).default('oracle'),
         steps: z.number().int().nonnegative().default(400),
         batchSize: z.number().int().positive().default(32),
         learningRate: z.number().positive().default(3e-3),

@@ -5,7 +5,7 @@ import { sftDemonstrations, type SftDemonstrations } from '@saccade/datagen';
 import type { EpisodeContext } from '@saccade/rollout';
 import { envFactory } from './env-factory';
 import { createEpisodeRecorder } from './episode-recorder';
-import { randomAgentFor } from './eval/eval-agent';
+import { groundedRandomAgentFor, randomAgentFor } from './eval/eval-agent';
 import type { LoadedCheckpoint } from '@saccade/models';
 import type { RunFolder } from '@saccade/runs';
 import type { TrainConfig } from './train-config';
@@ -188,6 +188,8 @@ async function runPhases(config: TrainConfig, folder: RunFolder, setup: TrainRun
         ...(demonstrations ? { demonstrations } : {}),
         // A random agent of the env's action space, seeded per training seed: valid actions in the format, no policy.
         ...(demonstrator === 'random' ? { demonstrationAgent: ({ env, prompt }: EpisodeContext) => randomAgentFor(env, `demonstration:${String(prompt.seed ?? 0)}`) } : {}),
+        // The same draws after the env's true observation: a start that sees, without a policy.
+        ...(demonstrator === 'random-grounded' ? { demonstrationAgent: ({ env, prompt }: EpisodeContext) => groundedRandomAgentFor(env, `demonstration:${String(prompt.seed ?? 0)}`) } : {}),
         startStep: step,
         ...(sftOptimizer ? { optimizer: sftOptimizer } : {}),
         checkpointMetadata: { phaseStart: 0 },

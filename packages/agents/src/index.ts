@@ -15,6 +15,8 @@ export type { Limiter } from './create-limiter';
 // Scripted agents and the mock.
 export { createOracleAgent, envChain, findOracle, isOracleCapable } from './scripted/oracle-agent';
 export type { OracleAgentSettings, OracleCapable } from './scripted/oracle-agent';
+export { createGroundedRandomAgent } from './scripted/grounded-random-agent';
+export type { GroundedRandomAgentSettings } from './scripted/grounded-random-agent';
 export { createRandomAgent } from './scripted/random-agent';
 export type { RandomAgentSettings } from './scripted/random-agent';
 export { writeFormattedResponse } from './scripted/format-response';

@@ -1,4 +1,4 @@
-import { createOpenAICompatibleAgent, createOracleAgent, createRandomAgent, writeFormattedResponse, type PromptView } from '@saccade/agents';
+import { createGroundedRandomAgent, createOpenAICompatibleAgent, createOracleAgent, createRandomAgent, writeFormattedResponse, type PromptView } from '@saccade/agents';
 import { createRng, findActionSpace, OUTPUT_FORMATS, sampleAnswer, type OutputFormat } from '@saccade/core';
 import type { EpisodeContext } from '@saccade/rollout';
 import type { Agent, AgentActOptions, AgentResponse, Env } from '@saccade/spec';
@@ -86,6 +86,23 @@ export function randomAgentFor(env: Env, seed: string): Agent {
     return createRandomAgent({ actions: answers.actions, format, maxActions: answers.maxActionsPerTurn, separator: answers.separator, seed });
   }
   return randomAnswerAgent(env, seed);
+}
+
+/**
+ * A random agent that says truly what it sees: the env's true `<observation>` (from its oracle),
+ * then random actions of its discrete action space, in its format (one with an `<observation>`:
+ * `grounding`). SFT on its episodes is a start that perceives and knows the format, not the policy.
+ */
+export function groundedRandomAgentFor(env: Env, seed: string): Agent {
+  const space = findActionSpace(env);
+  const answers = space?.kind === 'tool-calls' ? space.answer : space;
+  if (answers?.kind !== 'discrete') {
+    throw new Error(`sft.demonstrator random-grounded needs an env with a discrete action space (Env.actionSpace), as the grid envs declare; ${env.id} declares ${answers === undefined ? 'none' : `a ${answers.kind} one`}`);
+  }
+  if (answers.format !== 'grounding') {
+    throw new Error(`sft.demonstrator random-grounded writes the env's true <observation>: it needs env.options.format 'grounding'; ${env.id} answers in '${answers.format}'`);
+  }
+  return createGroundedRandomAgent({ env, actions: answers.actions, format: 'grounding', maxActions: answers.maxActionsPerTurn, separator: answers.separator, seed });
 }
 
 /** Free-text answers: one of the choices, else a small number, in the env's format (a VAGEN format, else `free_think`). */
