@@ -255,11 +255,13 @@ function prefill(model: VisionLanguageModel, options: GenerateOptions, n: number
       try {
         slices.push(
           tf.tidy(() => {
-            const output = model.forward(inputs, { cache: true });
+            // Only the last position's logits are read: without the pointer the last layer computes no others.
+            const lastPosition = !model.config.vision.pointer;
+            const output = model.forward(inputs, { cache: true, lastPosition });
             // A copy: `inputs` (and its keyBias) is disposed below.
             const keyBias = inputs.keyBias ? tf.clone(inputs.keyBias) : tf.zeros([inputs.batch, inputs.length]);
             return {
-              logits: lastColumn(output.logits, inputs.batch, inputs.length),
+              logits: lastPosition ? output.logits : lastColumn(output.logits, inputs.batch, inputs.length),
               caches: (output.cache ?? []).map((layer) => ({ keys: layer.keys, values: layer.values })),
               keyBias: keyBias as tf.Tensor2D,
               ...(output.pointer ? { pointer: output.pointer } : {}),

@@ -73,3 +73,36 @@ describe('self-attention through fusedAttention', () => {
     model.dispose();
   });
 });
+
+describe('a prefill at the last position only (forward with lastPosition)', () => {
+  it("gives the full forward's last-position logits and the same KV cache, left-padded prompts included", () => {
+    const model = VisionLanguageModel.create({ preset: 'small', seed: 3, config: { imageSize: 32, patchSize: 8 } });
+    const prompts = [sequence(model, 'Where?', undefined, 3), sequence(model, 'A longer question here?', undefined, 9), sequence(model, 'Mid length?', undefined, 1)];
+    const inputs = model.prepare(prompts, 'left');
+    const { batch, length } = inputs;
+    const [full, last] = [false, true].map((lastPosition) =>
+      tf.tidy(() => {
+        const output = model.forward(inputs, { cache: true, lastPosition });
+        const logits = lastPosition ? output.logits : tf.reshape(tf.slice(tf.reshape(output.logits, [batch, length, -1]), [0, length - 1, 0], [batch, 1, -1]), [batch, -1]);
+        return { logits: logits.arraySync() as number[][], cache: output.cache!.map((layer) => [layer.keys.arraySync(), layer.values.arraySync()]) };
+      }),
+    );
+    expect(last!.logits).toHaveLength(3);
+    expect(last!.cache).toHaveLength(model.config.decoderLayers);
+    const flat = (value: unknown): number[] => (value as number[]).flat(4) as number[];
+    // The last layer's keys and values are the same products; its last query attends through another kernel.
+    expect(flat(last!.cache)).toEqual(flat(full!.cache));
+    const differences = last!.logits.flat().map((value, index) => Math.abs(value - full!.logits.flat()[index]!));
+    expect(Math.max(...differences)).toBeLessThan(1e-5);
+    inputs.dispose();
+    model.dispose();
+  });
+
+  it('is refused with the grid pointer, whose terms read every position', () => {
+    const model = VisionLanguageModel.create({ preset: 'tiny', seed: 1, config: { imageSize: 32, patchSize: 8, vision: { pointer: true, grid: { layers: 1, cellPatches: 1 } } } });
+    const inputs = model.prepare([sequence(model, 'Where?', undefined, 2)], 'left');
+    expect(() => tf.tidy(() => model.forward(inputs, { cache: true, lastPosition: true }).logits)).toThrow(/options.lastPosition.*config.vision.pointer/);
+    inputs.dispose();
+    model.dispose();
+  });
+});

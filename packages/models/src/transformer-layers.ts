@@ -133,6 +133,35 @@ export function transformerBlock(
 }
 
 /**
+ * The last block of a prefill: keys and values at every position (the KV cache needs them), the
+ * rest — attention output, MLP — at each row's last position only, the one whose logits generation
+ * reads: [batch, d] out. The last query attends through `decodeAttention` (its key and value are
+ * already in place), so it sees the same keys as the whole-sequence block. `keyBias` [batch,
+ * length] masks left padding.
+ */
+export function transformerBlockLastPosition(
+  x: tf.Tensor2D,
+  weight: WeightLookup,
+  prefix: string,
+  shape: AttentionShape,
+  keyBias: tf.Tensor2D | undefined,
+  epsilon: number,
+): AttentionOutput {
+  const { batch, length, heads } = shape;
+  const width = x.shape[1] ?? 0;
+  const normed = layerNorm(x, weight(`${prefix}.norm1.gain`), weight(`${prefix}.norm1.bias`), epsilon) as tf.Tensor2D;
+  const qkv = linear(normed, weight(`${prefix}.attention.qkv.weight`), weight(`${prefix}.attention.qkv.bias`));
+  const cache = { keys: splitHeads(tf.slice(qkv, [0, width], [-1, width]), shape), values: splitHeads(tf.slice(qkv, [0, 2 * width], [-1, width]), shape) };
+  const last = <T extends tf.Tensor2D>(rows: T): tf.Tensor2D => tf.reshape(tf.slice(tf.reshape(rows, [batch, length, -1]), [0, length - 1, 0], [batch, 1, -1]), [batch, -1]);
+  const step = decodeAttention(last(qkv), cache, keyBias, { heads, position: length - 1 });
+  const attention = linear(step.context, weight(`${prefix}.attention.output.weight`), weight(`${prefix}.attention.output.bias`));
+  const afterAttention = tf.add(last(x), attention);
+  const normed2 = layerNorm(afterAttention, weight(`${prefix}.norm2.gain`), weight(`${prefix}.norm2.bias`), epsilon);
+  const output = tf.add(afterAttention, mlp(normed2 as tf.Tensor2D, weight, `${prefix}.mlp`));
+  return { output: output as tf.Tensor2D, keys: step.keys, values: step.values };
+}
+
+/**
  * One decoding step per row against its KV cache with room to grow ([rows, heads, capacity,
  * d/heads], positions before `position` filled; see @saccade/tensor's `decodeAttention`): the
  * step's key and value go to `position`, written in place on wasm, so the returned keys and values

@@ -1,5 +1,6 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { smoothMaxStem } from '@saccade/tensor';
+import { InvalidArgumentError } from '@saccade/spec';
 import { applyModelConfigOverrides, MODEL_PRESETS, orderModelConfig, patchGrid, validateModelConfig, type FlatModelConfig, type ModelConfig, type ModelConfigOverrides, type ModelPresetName } from './model-config';
 import { gridPropagation, mergePatchBlocks } from './grid-propagation';
 import { generate, type GenerateOptions, type GeneratedSample } from './generate';
@@ -9,7 +10,7 @@ import { timePhase } from './phase-timer';
 import { Tokenizer } from './tokenizer';
 import { pointerCacheOf, pointerStepTerms, pointerTerms, type PointerCache, type PointerCallIds, type PointerInputs, type PointerStates } from './grid-pointer';
 import { convReadoutValues, poolImages, readoutValueWidth } from './image-readout';
-import { gelu, layerNorm, linear, transformerBlock, type WeightLookup } from './transformer-layers';
+import { gelu, layerNorm, linear, transformerBlock, transformerBlockLastPosition, type WeightLookup } from './transformer-layers';
 
 /**
  * What a new VisionLanguageModel is built from: a preset, config overrides, the seed of its initial
@@ -34,9 +35,9 @@ export interface CreateModelOptions {
  * caches generation continues from.
  */
 export interface ForwardOutput {
-  /** [batch·length, vocabulary] */
+  /** [batch·length, vocabulary]; [batch, vocabulary] with `lastPosition`. */
   logits: tf.Tensor2D;
-  /** [batch·length]: the value head on every position's hidden state. */
+  /** [batch·length]: the value head on every position's hidden state ([batch] with `lastPosition`). */
   values: tf.Tensor1D;
   /** Per decoder layer, keys and values [batch, heads, length, d/heads] (with `cache: true`). */
   cache?: { keys: tf.Tensor4D; values: tf.Tensor4D }[];
@@ -368,10 +369,18 @@ export class VisionLanguageModel {
     return tf.gather(table, inputs.imageSlots) as tf.Tensor2D;
   }
 
-  /** The whole network on prepared inputs. Call inside tf.tidy (or dispose the outputs). */
-  forward(inputs: ModelInputs, options: { cache?: boolean } = {}): ForwardOutput {
+  /**
+   * The whole network on prepared inputs. Call inside tf.tidy (or dispose the outputs).
+   * `lastPosition`: the heads read each row's last position only, and the last decoder layer
+   * computes only what that position and the KV cache need (a prefill's logits); not with the grid
+   * pointer, whose terms read every position.
+   */
+  forward(inputs: ModelInputs, options: { cache?: boolean; lastPosition?: boolean } = {}): ForwardOutput {
     this.assertLive();
     const { config, weight } = this;
+    if (options.lastPosition && config.vision.pointer) {
+      throw new InvalidArgumentError({ argument: 'options.lastPosition', expected: 'false with config.vision.pointer (its terms read every position)', value: true });
+    }
     const { batch, length } = inputs;
     const causal = tf.tensor2d(causalBias(length), [length, length]);
     const bias = inputs.keyBias
@@ -384,7 +393,10 @@ export class VisionLanguageModel {
     x = timePhase('decoder', () => {
       let hidden = x;
       for (let layer = 0; layer < config.decoderLayers; layer++) {
-        const block = transformerBlock(hidden, weight, `decoder.${layer}`, shape, bias, config.layerNormEpsilon);
+        const block =
+          options.lastPosition && layer === config.decoderLayers - 1
+            ? transformerBlockLastPosition(hidden, weight, `decoder.${layer}`, shape, inputs.keyBias, config.layerNormEpsilon)
+            : transformerBlock(hidden, weight, `decoder.${layer}`, shape, bias, config.layerNormEpsilon);
         hidden = block.output;
         if (options.cache) cache.push({ keys: block.keys, values: block.values });
       }
