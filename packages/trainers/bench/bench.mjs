@@ -11,7 +11,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { backendInfo, initTensor, wasmKernelConfigs } from '@saccade/tensor';
 import * as tf from '@tensorflow/tfjs-core';
@@ -26,6 +26,23 @@ const preset = argument('preset', 'small');
 const steps = Number(argument('steps', '4'));
 const batchSize = Number(argument('batch', '32'));
 const withTorch = process.argv.includes('--torch');
+
+/**
+ * The peer's OpenBLAS at its best on this CPU: Debian's OpenBLAS 0.3.21 does not know CPUs newer
+ * than its release (a Sapphire Rapids Xeon comes up as the generic Prescott core: 30 GFLOP/s where
+ * its SkylakeX kernels give 131 on one thread), so a CPU with AVX-512 or AVX2 gets the matching
+ * kernel set unless OPENBLAS_CORETYPE is set. One BLAS thread under PyTorch's two (the measured
+ * settings of the docs' tables) unless OPENBLAS_NUM_THREADS is set. The peer reports what it ran.
+ */
+function peerBlasEnvironment() {
+  const flags = existsSync('/proc/cpuinfo') ? (readFileSync('/proc/cpuinfo', 'utf8').match(/^flags\s*:(.*)$/m)?.[1] ?? '').trim().split(/\s+/) : [];
+  const core = flags.includes('avx512f') ? 'SkylakeX' : flags.includes('avx2') ? 'Haswell' : undefined;
+  return {
+    OPENBLAS_NUM_THREADS: process.env.OPENBLAS_NUM_THREADS ?? '1',
+    OMP_NUM_THREADS: process.env.OMP_NUM_THREADS ?? '2',
+    ...(process.env.OPENBLAS_CORETYPE === undefined && core !== undefined ? { OPENBLAS_CORETYPE: core } : {}),
+  };
+}
 
 await initTensor();
 if (process.argv.includes('--profile')) await profile();
@@ -151,7 +168,7 @@ async function throughput() {
     const python = process.env.SACCADE_TORCH_PYTHON ?? (existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3');
     const child = spawn(python, [script, folder], {
       stdio: ['pipe', 'pipe', 'inherit'],
-      env: { ...process.env, OPENBLAS_NUM_THREADS: '1', OMP_NUM_THREADS: '2' },
+      env: { ...process.env, ...peerBlasEnvironment() },
     });
     const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
     const request = async (command) => {
@@ -338,6 +355,8 @@ async function throughput() {
       torch: first.torch,
       threads: first.threads,
       blas: first.blas,
+      // OpenBLAS's kernel set and threads as the peer ran them (null for another BLAS).
+      openblas: first.openblas ?? null,
       secondsPerStep: torchSeconds / steps,
       tokensPerSecond: (first.tokens * steps) / torchSeconds,
       losses: theirs.map((answer) => answer.loss),

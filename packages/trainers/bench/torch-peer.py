@@ -2,7 +2,7 @@
 loss, and the same KV-cached generation. Reads one command a line on stdin ("step", "generate N",
 "matmul M K N REPEATS" or "quit") so that bench.mjs can interleave its steps and generations with ours on a shared
 machine; answers each with a JSON line ({loss, seconds, ...} or {rows, tokens, seconds, ...})."""
-import json, math, os, sys, time
+import ctypes, json, math, os, sys, time
 import numpy as np
 import torch
 import torch.nn.functional as F
@@ -123,11 +123,24 @@ def step():
     return loss.item()
 
 
+def openblas_settings(path):
+    """OpenBLAS's kernel set (its name for the core it tuned for) and its thread count, or None for
+    another BLAS: a CPU newer than the OpenBLAS release falls back to a generic core (Prescott)."""
+    try:
+        library = ctypes.CDLL(path)
+        library.openblas_get_corename.restype = ctypes.c_char_p
+        return {"core": library.openblas_get_corename().decode(), "threads": library.openblas_get_num_threads()}
+    except (OSError, AttributeError):
+        return None
+
+
+BLAS_PATH = os.path.realpath("/usr/lib/x86_64-linux-gnu/libblas.so.3")
 info = {
     "torch": torch.__version__,
     "threads": torch.get_num_threads(),
     # Debian's torch calls libblas.so.3, which the alternatives system points at OpenBLAS or the reference BLAS.
-    "blas": os.path.realpath("/usr/lib/x86_64-linux-gnu/libblas.so.3"),
+    "blas": BLAS_PATH,
+    "openblas": openblas_settings(BLAS_PATH),
     "tokens": B * T,
 }
 generation = None
