@@ -1,36 +1,15 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { decodeAttention, fusedAttention, gelu, type KvCacheLayer } from '@saccade/tensor';
+import { decodeAttention, fusedAttention, gelu, layerNorm as fusedLayerNorm, type KvCacheLayer } from '@saccade/tensor';
 
 /** Looks up a weight by its logical name; the model passes its own map. */
 export type WeightLookup = (name: string) => tf.Tensor;
 
 /**
- * Layer norm over the last axis with a hand-written gradient: about half the kernels of the
- * autodiff of moments/rsqrt, which matters on wasm where each kernel has a fixed cost.
+ * Layer norm over the last axis: @saccade/tensor's, one fused kernel each way on wasm (the same
+ * floats as its ops form, `layerNormOps`, which other backends run).
  */
 export function layerNorm(x: tf.Tensor, gain: tf.Tensor, bias: tf.Tensor, epsilon: number): tf.Tensor {
-  const norm = tf.customGrad((...args: (tf.Tensor | tf.GradSaveFunc)[]) => {
-    const [input, g, b, save] = args as [tf.Tensor, tf.Tensor, tf.Tensor, tf.GradSaveFunc];
-    const centred = tf.sub(input, tf.mean(input, -1, true));
-    const inverse = tf.rsqrt(tf.add(tf.mean(tf.mul(centred, centred), -1, true), epsilon));
-    const normalised = tf.mul(centred, inverse);
-    save([normalised, inverse, g]);
-    return {
-      value: tf.add(tf.mul(normalised, g), b),
-      gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {
-        const [xHat, inv, gainValue] = saved as [tf.Tensor, tf.Tensor, tf.Tensor];
-        const rowAxes = Array.from({ length: dy.rank - 1 }, (_, axis) => axis);
-        const dxHat = tf.mul(dy, gainValue);
-        // dx = inv · (dxHat − mean(dxHat) − xHat · mean(dxHat · xHat))
-        const dx = tf.mul(
-          tf.sub(tf.sub(dxHat, tf.mean(dxHat, -1, true)), tf.mul(xHat, tf.mean(tf.mul(dxHat, xHat), -1, true))),
-          inv,
-        );
-        return [dx, tf.sum(tf.mul(dy, xHat), rowAxes), tf.sum(dy, rowAxes)];
-      },
-    };
-  });
-  return (norm as (x: tf.Tensor, g: tf.Tensor, b: tf.Tensor) => tf.Tensor)(x, gain, bias);
+  return fusedLayerNorm(x, gain, bias, epsilon);
 }
 
 /** GELU, tanh approximation: @saccade/tensor's, one fused kernel each way on wasm. */

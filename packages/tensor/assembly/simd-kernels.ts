@@ -1237,3 +1237,235 @@ export function decodeAttention(
     }
   }
 }
+
+// Layer norm over the last axis of a row-major [rows, d] matrix, forward and backward in one
+// kernel each, with the float operations of the tfjs ops (the models' layerNorm) in their order,
+// so the same floats:
+//   mean = (Σ_j x_j)/d,  c = x − mean,  inverse = 1/√((Σ_j c_j²)/d + ε),  y = (c·inverse)·gain + bias
+// each row's sums adding its columns in order from 0, as the stock Mean does. A row's sum is a
+// chain of dependent adds, so four rows run side by side, a row to a lane: each 4 × 4 block is
+// transposed by shuffles and its columns added in order. The forward keeps each row's mean and
+// inverse ([rows] each); the backward recomputes x̂ = (x − mean)·inverse from them (bit for bit the
+// forward's) instead of reading a stored [rows, d] x̂:
+//   g = dy·gain,  dx = ((g − (Σ_j g)/d) − x̂·(Σ_j g·x̂)/d)·inverse,
+//   dgain = Σ_rows dy·x̂,  dbias = Σ_rows dy
+// the column sums adding rows in order from 0, as the Sum kernel does. Any d: columns past the
+// last multiple of 4 are gathered lane by lane; a last group of fewer than four rows repeats its
+// last row in the spare lanes and keeps only its own.
+
+/** Float `at` bytes into each of four rows, as lanes. */
+@inline function gather4(r0: usize, r1: usize, r2: usize, r3: usize, at: usize): v128 {
+  let value = f32x4.splat(load<f32>(r0 + at));
+  value = f32x4.replace_lane(value, 1, load<f32>(r1 + at));
+  value = f32x4.replace_lane(value, 2, load<f32>(r2 + at));
+  return f32x4.replace_lane(value, 3, load<f32>(r3 + at));
+}
+
+/** Σ_j row_j over the columns of four rows (a row to a lane), in order from 0. */
+@inline function rowSums4(r0: usize, r1: usize, r2: usize, r3: usize, d: i32): v128 {
+  let sum = f32x4.splat(0);
+  let j = 0;
+  for (; j + 4 <= d; j += 4) {
+    const at = <usize>j << 2;
+    const a = v128.load(r0 + at);
+    const b = v128.load(r1 + at);
+    const c = v128.load(r2 + at);
+    const e = v128.load(r3 + at);
+    const low01 = i32x4.shuffle(a, b, 0, 4, 1, 5);
+    const high01 = i32x4.shuffle(a, b, 2, 6, 3, 7);
+    const low23 = i32x4.shuffle(c, e, 0, 4, 1, 5);
+    const high23 = i32x4.shuffle(c, e, 2, 6, 3, 7);
+    sum = f32x4.add(sum, i32x4.shuffle(low01, low23, 0, 1, 4, 5));
+    sum = f32x4.add(sum, i32x4.shuffle(low01, low23, 2, 3, 6, 7));
+    sum = f32x4.add(sum, i32x4.shuffle(high01, high23, 0, 1, 4, 5));
+    sum = f32x4.add(sum, i32x4.shuffle(high01, high23, 2, 3, 6, 7));
+  }
+  for (; j < d; j++) sum = f32x4.add(sum, gather4(r0, r1, r2, r3, <usize>j << 2));
+  return sum;
+}
+
+/** Σ_j (row_j − mean)² over the columns of four rows (a row to a lane, `mean` per lane), in order from 0. */
+@inline function centredSquares4(r0: usize, r1: usize, r2: usize, r3: usize, d: i32, mean: v128): v128 {
+  let sum = f32x4.splat(0);
+  let j = 0;
+  for (; j + 4 <= d; j += 4) {
+    const at = <usize>j << 2;
+    const a = v128.load(r0 + at);
+    const b = v128.load(r1 + at);
+    const c = v128.load(r2 + at);
+    const e = v128.load(r3 + at);
+    const low01 = i32x4.shuffle(a, b, 0, 4, 1, 5);
+    const high01 = i32x4.shuffle(a, b, 2, 6, 3, 7);
+    const low23 = i32x4.shuffle(c, e, 0, 4, 1, 5);
+    const high23 = i32x4.shuffle(c, e, 2, 6, 3, 7);
+    const c0 = f32x4.sub(i32x4.shuffle(low01, low23, 0, 1, 4, 5), mean);
+    const c1 = f32x4.sub(i32x4.shuffle(low01, low23, 2, 3, 6, 7), mean);
+    const c2 = f32x4.sub(i32x4.shuffle(high01, high23, 0, 1, 4, 5), mean);
+    const c3 = f32x4.sub(i32x4.shuffle(high01, high23, 2, 3, 6, 7), mean);
+    sum = f32x4.add(sum, f32x4.mul(c0, c0));
+    sum = f32x4.add(sum, f32x4.mul(c1, c1));
+    sum = f32x4.add(sum, f32x4.mul(c2, c2));
+    sum = f32x4.add(sum, f32x4.mul(c3, c3));
+  }
+  for (; j < d; j++) {
+    const c = f32x4.sub(gather4(r0, r1, r2, r3, <usize>j << 2), mean);
+    sum = f32x4.add(sum, f32x4.mul(c, c));
+  }
+  return sum;
+}
+
+/** y = ((x − mean)·inverse)·gain + bias for one row. */
+function normaliseRow(x: usize, gain: usize, bias: usize, out: usize, d: i32, mean: f32, inverse: f32): void {
+  const m = f32x4.splat(mean);
+  const inv = f32x4.splat(inverse);
+  let j = 0;
+  for (; j + 4 <= d; j += 4) {
+    const at = <usize>j << 2;
+    v128.store(out + at, f32x4.add(f32x4.mul(f32x4.mul(f32x4.sub(v128.load(x + at), m), inv), v128.load(gain + at)), v128.load(bias + at)));
+  }
+  for (; j < d; j++) {
+    const at = <usize>j << 2;
+    store<f32>(out + at, (load<f32>(x + at) - mean) * inverse * load<f32>(gain + at) + load<f32>(bias + at));
+  }
+}
+
+/** Layer norm of [rows, d] x to `out`, each row's mean and inverse to `mean` and `inverse` ([rows] each). */
+export function layerNorm(x: usize, gain: usize, bias: usize, out: usize, mean: usize, inverse: usize, rows: i32, d: i32, epsilon: f32): void {
+  const rowBytes = <usize>d << 2;
+  const count = f32x4.splat(<f32>d);
+  for (let r = 0; r < rows; r += 4) {
+    const lanes = min(rows - r, 4);
+    const r0 = x + <usize>r * rowBytes;
+    const r1 = lanes > 1 ? r0 + rowBytes : r0;
+    const r2 = lanes > 2 ? r1 + rowBytes : r1;
+    const r3 = lanes > 3 ? r2 + rowBytes : r2;
+    const m = f32x4.div(rowSums4(r0, r1, r2, r3, d), count);
+    const variance = f32x4.div(centredSquares4(r0, r1, r2, r3, d, m), count);
+    const inv = f32x4.div(f32x4.splat(1), f32x4.sqrt(f32x4.add(variance, f32x4.splat(epsilon))));
+    const stat = <usize>r << 2;
+    storeLanes(mean + stat, m, lanes);
+    storeLanes(inverse + stat, inv, lanes);
+    for (let k = 0; k < lanes; k++) {
+      const row = <usize>(r + k);
+      normaliseRow(x + row * rowBytes, gain, bias, out + row * rowBytes, d, load<f32>(mean + (row << 2)), load<f32>(inverse + (row << 2)));
+    }
+  }
+}
+
+/**
+ * One row's dx = ((g − gMean) − x̂·gxMean)·inverse, and its dy·x̂ and dy added to the column sums
+ * dGain and dBias.
+ */
+function layerNormGradRow(
+  x: usize, dy: usize, gain: usize, dx: usize, dGain: usize, dBias: usize, d: i32,
+  mean: f32, inverse: f32, gMean: f32, gxMean: f32,
+): void {
+  const m = f32x4.splat(mean);
+  const inv = f32x4.splat(inverse);
+  const m1 = f32x4.splat(gMean);
+  const m2 = f32x4.splat(gxMean);
+  let j = 0;
+  for (; j + 4 <= d; j += 4) {
+    const at = <usize>j << 2;
+    const dyv = v128.load(dy + at);
+    const g = f32x4.mul(dyv, v128.load(gain + at));
+    const h = f32x4.mul(f32x4.sub(v128.load(x + at), m), inv);
+    v128.store(dx + at, f32x4.mul(f32x4.sub(f32x4.sub(g, m1), f32x4.mul(h, m2)), inv));
+    v128.store(dGain + at, f32x4.add(v128.load(dGain + at), f32x4.mul(dyv, h)));
+    v128.store(dBias + at, f32x4.add(v128.load(dBias + at), dyv));
+  }
+  for (; j < d; j++) {
+    const at = <usize>j << 2;
+    const dyv = load<f32>(dy + at);
+    const g = dyv * load<f32>(gain + at);
+    const h = (load<f32>(x + at) - mean) * inverse;
+    store<f32>(dx + at, (g - gMean - h * gxMean) * inverse);
+    store<f32>(dGain + at, load<f32>(dGain + at) + dyv * h);
+    store<f32>(dBias + at, load<f32>(dBias + at) + dyv);
+  }
+}
+
+/**
+ * The gradients of Σ dy·layerNorm(x) for x ([rows, d], to dx), gain and bias ([d] each, to dGain
+ * and dBias), from the forward's per-row mean and inverse.
+ */
+export function layerNormGrad(x: usize, gain: usize, mean: usize, inverse: usize, dy: usize, dx: usize, dGain: usize, dBias: usize, rows: i32, d: i32): void {
+  const rowBytes = <usize>d << 2;
+  const count = f32x4.splat(<f32>d);
+  for (let j = 0; j < d; j++) {
+    store<f32>(dGain + (<usize>j << 2), 0);
+    store<f32>(dBias + (<usize>j << 2), 0);
+  }
+  for (let r = 0; r < rows; r += 4) {
+    const lanes = min(rows - r, 4);
+    const first = <usize>r * rowBytes;
+    const step1 = lanes > 1 ? rowBytes : 0;
+    const step2 = lanes > 2 ? rowBytes : 0;
+    const step3 = lanes > 3 ? rowBytes : 0;
+    const x0 = x + first;
+    const x1 = x0 + step1;
+    const x2 = x1 + step2;
+    const x3 = x2 + step3;
+    const y0 = dy + first;
+    const y1 = y0 + step1;
+    const y2 = y1 + step2;
+    const y3 = y2 + step3;
+    const stat = <usize>r << 2;
+    const m = loadLanes(mean + stat, lanes);
+    const inv = loadLanes(inverse + stat, lanes);
+    // Per lane (row): Σ_j g_j and Σ_j g_j·x̂_j, g = dy·gain, x̂ = (x − mean)·inverse.
+    let sum = f32x4.splat(0);
+    let weighted = f32x4.splat(0);
+    let j = 0;
+    for (; j + 4 <= d; j += 4) {
+      const at = <usize>j << 2;
+      const xa = v128.load(x0 + at);
+      const xb = v128.load(x1 + at);
+      const xc = v128.load(x2 + at);
+      const xe = v128.load(x3 + at);
+      const xLow01 = i32x4.shuffle(xa, xb, 0, 4, 1, 5);
+      const xHigh01 = i32x4.shuffle(xa, xb, 2, 6, 3, 7);
+      const xLow23 = i32x4.shuffle(xc, xe, 0, 4, 1, 5);
+      const xHigh23 = i32x4.shuffle(xc, xe, 2, 6, 3, 7);
+      const ya = v128.load(y0 + at);
+      const yb = v128.load(y1 + at);
+      const yc = v128.load(y2 + at);
+      const ye = v128.load(y3 + at);
+      const yLow01 = i32x4.shuffle(ya, yb, 0, 4, 1, 5);
+      const yHigh01 = i32x4.shuffle(ya, yb, 2, 6, 3, 7);
+      const yLow23 = i32x4.shuffle(yc, ye, 0, 4, 1, 5);
+      const yHigh23 = i32x4.shuffle(yc, ye, 2, 6, 3, 7);
+      const g0 = f32x4.mul(i32x4.shuffle(yLow01, yLow23, 0, 1, 4, 5), splat(gain + at));
+      const g1 = f32x4.mul(i32x4.shuffle(yLow01, yLow23, 2, 3, 6, 7), splat(gain + at + 4));
+      const g2 = f32x4.mul(i32x4.shuffle(yHigh01, yHigh23, 0, 1, 4, 5), splat(gain + at + 8));
+      const g3 = f32x4.mul(i32x4.shuffle(yHigh01, yHigh23, 2, 3, 6, 7), splat(gain + at + 12));
+      const h0 = f32x4.mul(f32x4.sub(i32x4.shuffle(xLow01, xLow23, 0, 1, 4, 5), m), inv);
+      const h1 = f32x4.mul(f32x4.sub(i32x4.shuffle(xLow01, xLow23, 2, 3, 6, 7), m), inv);
+      const h2 = f32x4.mul(f32x4.sub(i32x4.shuffle(xHigh01, xHigh23, 0, 1, 4, 5), m), inv);
+      const h3 = f32x4.mul(f32x4.sub(i32x4.shuffle(xHigh01, xHigh23, 2, 3, 6, 7), m), inv);
+      sum = f32x4.add(sum, g0);
+      weighted = f32x4.add(weighted, f32x4.mul(g0, h0));
+      sum = f32x4.add(sum, g1);
+      weighted = f32x4.add(weighted, f32x4.mul(g1, h1));
+      sum = f32x4.add(sum, g2);
+      weighted = f32x4.add(weighted, f32x4.mul(g2, h2));
+      sum = f32x4.add(sum, g3);
+      weighted = f32x4.add(weighted, f32x4.mul(g3, h3));
+    }
+    for (; j < d; j++) {
+      const at = <usize>j << 2;
+      const g = f32x4.mul(gather4(y0, y1, y2, y3, at), splat(gain + at));
+      const h = f32x4.mul(f32x4.sub(gather4(x0, x1, x2, x3, at), m), inv);
+      sum = f32x4.add(sum, g);
+      weighted = f32x4.add(weighted, f32x4.mul(g, h));
+    }
+    const gMean = f32x4.div(sum, count);
+    const gxMean = f32x4.div(weighted, count);
+    // Then row by row, in order (the column sums add rows in order).
+    const out = dx + first;
+    layerNormGradRow(x0, y0, gain, out, dGain, dBias, d, f32x4.extract_lane(m, 0), f32x4.extract_lane(inv, 0), f32x4.extract_lane(gMean, 0), f32x4.extract_lane(gxMean, 0));
+    if (lanes > 1) layerNormGradRow(x1, y1, gain, out + rowBytes, dGain, dBias, d, f32x4.extract_lane(m, 1), f32x4.extract_lane(inv, 1), f32x4.extract_lane(gMean, 1), f32x4.extract_lane(gxMean, 1));
+    if (lanes > 2) layerNormGradRow(x2, y2, gain, out + 2 * rowBytes, dGain, dBias, d, f32x4.extract_lane(m, 2), f32x4.extract_lane(inv, 2), f32x4.extract_lane(gMean, 2), f32x4.extract_lane(gxMean, 2));
+    if (lanes > 3) layerNormGradRow(x3, y3, gain, out + 3 * rowBytes, dGain, dBias, d, f32x4.extract_lane(m, 3), f32x4.extract_lane(inv, 3), f32x4.extract_lane(gMean, 3), f32x4.extract_lane(gxMean, 3));
+  }
+}

@@ -9,6 +9,7 @@ export { maskedWhiten, type MaskedWhitenOptions } from './masked-whiten.js';
 export { gatherLogProbs } from './gather-log-probs.js';
 export { entropyFromLogits } from './entropy-from-logits.js';
 export { gelu, geluElementwise } from './gelu.js';
+export { layerNorm, layerNormOps } from './layer-norm.js';
 export { expShiftedByMax, stableLogSumExp } from './max-shift.js';
 export { smoothMaxStem, smoothMaxStemOps, type SmoothMaxStemOptions } from './smooth-max-stem.js';
 export { fusedAttention, fusedAttentionOps, type FusedAttentionShape } from './fused-attention.js';

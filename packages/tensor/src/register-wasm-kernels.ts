@@ -11,6 +11,7 @@ import { fusedAttentionConfig, fusedAttentionGradConfig } from './kernels/fused-
 import { gatherV2Config } from './kernels/gather-v2.js';
 import { geluConfig, geluGradConfig } from './kernels/gelu.js';
 import { identityConfig } from './kernels/identity.js';
+import { layerNormConfig, layerNormGradConfig } from './kernels/layer-norm.js';
 import { maxPoolGradConfig } from './kernels/max-pool-grad.js';
 import { sliceConfig } from './kernels/slice.js';
 import { smoothMaxStemConfig, smoothMaxStemGradConfig } from './kernels/smooth-max-stem.js';
@@ -37,6 +38,8 @@ export const wasmKernelConfigs: readonly KernelConfig[] = [
   geluConfig,
   geluGradConfig,
   identityConfig,
+  layerNormConfig,
+  layerNormGradConfig,
   maxPoolGradConfig,
   multiplyConfig,
   sliceConfig,

@@ -21,8 +21,8 @@ describe('createGroundedRandomAgent', () => {
       let { observation } = await env.reset({ seed });
       for (let turn = 0; turn < 10; turn++) {
         const truth = parseFormattedResponse((await findOracle(env)!.oracleResponse()) as string, { format: 'grounding' });
-        const [{ text }] = (await grounded.act({ messages: buildMessages({ systemPrompt: env.systemPrompt(), observation }) })).outputs;
-        const [{ text: randomText }] = (await random.act({ messages: [] })).outputs;
+        const text = (await grounded.act({ messages: buildMessages({ systemPrompt: env.systemPrompt(), observation }) })).outputs[0]!.text;
+        const randomText = (await random.act({ messages: [] })).outputs[0]!.text;
         const parsed = parseFormattedResponse(text, { format: 'grounding' });
         expect(parsed.formatCorrect).toBe(true);
         expect(parsed.observation).toBe(truth.observation);

@@ -8,12 +8,12 @@ import type { WasmBackend } from './wasm-backend.js';
  * Saccade's own SIMD kernels (assembly/simd-kernels.ts, AssemblyScript compiled to wasm by
  * `asc --enable simd` when the package builds, into dist/simd-kernels.wasm): batched products,
  * sums over leading axes, tanh, GELU and its gradient, Adam's update, broadcast add, subtract
- * and multiply, the pixel stem with smooth-max pooling and its gradient, and fused multi-head
- * attention and its gradient. The module is instantiated on the wasm backend's own
- * WebAssembly.Memory, so it reads the operands and writes the results in place on the backend's
- * heap: no copies. That is safe because the module has no
- * data segment, no start function and no global that lives in memory (checked here before
- * instantiating): it touches only the addresses it is handed, and never grows the memory.
+ * and multiply, the pixel stem with smooth-max pooling and its gradient, fused multi-head
+ * attention and its gradient, and layer norm and its gradient. The module is instantiated on
+ * the wasm backend's own WebAssembly.Memory, so it reads the operands and writes the results in
+ * place on the backend's heap: no copies. That is safe because the module has no data segment,
+ * no start function and no global that lives in memory (checked here before instantiating): it
+ * touches only the addresses it is handed, and never grows the memory.
  */
 export const simdKernelsFile = 'simd-kernels.wasm';
 
@@ -47,6 +47,8 @@ interface SimdExports {
   attention(...args: number[]): void;
   attentionGrad(...args: number[]): void;
   decodeAttention(...args: number[]): void;
+  layerNorm(x: number, gain: number, bias: number, out: number, mean: number, inverse: number, rows: number, d: number, epsilon: number): void;
+  layerNormGrad(x: number, gain: number, mean: number, inverse: number, dy: number, dx: number, dGain: number, dBias: number, rows: number, d: number): void;
 }
 
 type BinaryExport = (a: number, b: number, out: number, rows: number, cols: number, aMode: number, bMode: number) => void;
@@ -488,4 +490,39 @@ export function runSimdDecodeAttention(backend: WasmBackend, step: SimdDecodeAtt
       return true;
     }) ?? false
   );
+}
+
+/** Where a layer norm's operands lie on the heap (see `layerNorm` in assembly/simd-kernels.ts). */
+export interface SimdLayerNorm {
+  /** [rows, d]. */
+  x: number;
+  /** [d] each. */
+  gain: number;
+  /** [rows] each: the forward writes them, the gradient reads them. */
+  mean: number;
+  inverse: number;
+  rows: number;
+  d: number;
+}
+
+/**
+ * y = ((x − mean)·inverse)·gain + bias over each row to `at.out`, and each row's mean and inverse
+ * to `norm.mean` and `norm.inverse`; false (nothing written) when unavailable.
+ */
+export function runSimdLayerNorm(backend: WasmBackend, norm: SimdLayerNorm, at: { bias: number; out: number }, epsilon: number): boolean {
+  const kernels = instanceFor(backend);
+  if (!kernels) return false;
+  kernels.layerNorm(norm.x, norm.gain, at.bias, at.out, norm.mean, norm.inverse, norm.rows, norm.d, epsilon);
+  return true;
+}
+
+/**
+ * The gradients of Σ dy·layerNorm(x) for x, gain and bias to `at.dx` ([rows, d]), `at.dGain` and
+ * `at.dBias` ([d] each), from the forward's mean and inverse; false (nothing written) when unavailable.
+ */
+export function runSimdLayerNormGrad(backend: WasmBackend, norm: SimdLayerNorm, at: { dy: number; dx: number; dGain: number; dBias: number }): boolean {
+  const kernels = instanceFor(backend);
+  if (!kernels) return false;
+  kernels.layerNormGrad(norm.x, norm.gain, norm.mean, norm.inverse, at.dy, at.dx, at.dGain, at.dBias, norm.rows, norm.d);
+  return true;
 }
