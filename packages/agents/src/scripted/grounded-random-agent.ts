@@ -1,24 +1,17 @@
-import { createRng, formatTemplate, OUTPUT_FORMATS, parseFormattedResponse, type OutputFormat } from '@saccade/core';
+import { createRng, formatTemplate, OUTPUT_FORMATS, parseFormattedResponse } from '@saccade/core';
 import { InvalidArgumentError, InvalidStateError, type Agent, type AgentActOptions, type AgentResponse, type Env } from '@saccade/spec';
 import { OracleNotFoundError } from '../errors/oracle-not-found-error';
 import { writeFormattedResponse } from './format-response';
+import { drawActions, type RandomAgentSettings } from './random-agent';
 import { envChain, findOracle } from './oracle-agent';
 
-/** What a grounded random agent plays: the env it describes, and a random agent's settings. */
-export interface GroundedRandomAgentSettings {
+/**
+ * What a grounded random agent plays: the env it describes, and a random agent's settings (its
+ * `format` defaults to 'grounding' here and must have an `<observation>` and no `<prediction>`).
+ */
+export interface GroundedRandomAgentSettings extends RandomAgentSettings {
   /** The env the agent plays; its (or a wrapped env's) `oracleResponse()` gives the true observation. */
   env: Env;
-  /** The action names to draw from, e.g. ['Left', 'Down', 'Right', 'Up']. */
-  actions: readonly string[];
-  /** A VAGEN format with an `<observation>` and no `<prediction>` (default 'grounding'). */
-  format?: OutputFormat;
-  /** Most actions per response (default 3); each response has 1 to maxActions. */
-  maxActions?: number;
-  /** Separator between actions (default ','). */
-  separator?: string;
-  /** Seed of the draws (default 0): the same seed gives the same actions in the same order. */
-  seed?: number | string;
-  id?: string;
 }
 
 /**
@@ -64,8 +57,7 @@ export function createGroundedRandomAgent({ env, actions, format = 'grounding', 
       }
       const observation = parsed.observation;
       const outputs = Array.from({ length: n }, () => {
-        const count = rng.int(1, maxActions);
-        const chosen = Array.from({ length: count }, () => rng.pick(actions));
+        const chosen = drawActions(rng, actions, maxActions);
         const text = writeFormattedResponse(format, chosen.join(`${separator} `), { observation, reasoning: `I try ${chosen.join(' then ')}.` });
         return { text, finishReason: 'stop' as const };
       });

@@ -1,4 +1,4 @@
-import { createRng, OUTPUT_FORMATS, type OutputFormat } from '@saccade/core';
+import { createRng, OUTPUT_FORMATS, type OutputFormat, type Rng } from '@saccade/core';
 import { InvalidArgumentError, type Agent, type AgentActOptions, type AgentResponse } from '@saccade/spec';
 import { writeFormattedResponse } from './format-response';
 
@@ -18,6 +18,12 @@ export interface RandomAgentSettings {
   /** Seed of the draws (default 0): the same seed gives the same responses in the same order. */
   seed?: number | string;
   id?: string;
+}
+
+/** 1 to `maxActions` actions drawn with replacement: the count first, then each action. */
+export function drawActions(rng: Rng, actions: readonly string[], maxActions: number): string[] {
+  const count = rng.int(1, maxActions);
+  return Array.from({ length: count }, () => rng.pick(actions));
 }
 
 /**
@@ -43,8 +49,7 @@ export function createRandomAgent({ actions, format = 'free_think', maxActions =
     async act({ n = 1, signal }: AgentActOptions): Promise<AgentResponse> {
       signal?.throwIfAborted();
       const outputs = Array.from({ length: n }, () => {
-        const count = rng.int(1, maxActions);
-        const chosen = Array.from({ length: count }, () => rng.pick(actions));
+        const chosen = drawActions(rng, actions, maxActions);
         const text = writeFormattedResponse(format, chosen.join(`${separator} `), { think: `I try ${chosen.join(' then ')}.` });
         return { text, finishReason: 'stop' as const };
       });
