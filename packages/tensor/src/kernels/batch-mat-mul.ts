@@ -16,6 +16,7 @@ import {
   type WasmBackend,
 } from './wasm-backend.js';
 import { runSimdBatchMatMul } from './simd-kernels.js';
+import { nativeMatMulEnabled, runNativeBatchMatMul } from './native-matmul.js';
 
 type WasmBatchMatMul = (...args: unknown[]) => void;
 const wrapped = new WeakMap<object, WasmBatchMatMul>();
@@ -75,6 +76,27 @@ export function fastBatchMatMul(
 
   const batch = Math.max(batchA, batchB);
   const outShape = [...outerShape, m, n];
+
+  if (nativeMatMulEnabled()) {
+    // Opt-in (SACCADE_NATIVE_MATMUL=1): every product on the native kernel, in place on the heap,
+    // transposes and broadcasts included (kernels/native-matmul.ts).
+    const out = backend.makeOutput([batch, m, n], 'float32');
+    const ran = runNativeBatchMatMul(backend, {
+      a: tensorAddress(backend, a).offset,
+      b: tensorAddress(backend, b).offset,
+      c: tensorAddress(backend, out).offset,
+      batch,
+      m,
+      k,
+      n,
+      aBatchStride: batchA === 1 ? 0 : m * k,
+      bBatchStride: batchB === 1 ? 0 : k * n,
+      transposeA,
+      transposeB,
+    });
+    if (ran) return { dataId: out.dataId, shape: outShape, dtype: 'float32' };
+    backend.disposeData(out.dataId);
+  }
 
   if (batchB > 1 || (batch === 1 && transposeA && !transposeB)) {
     // Saccade's SIMD kernel, in place on the heap, transposes included, for a true batch of small

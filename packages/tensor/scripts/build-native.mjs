@@ -1,0 +1,54 @@
+#!/usr/bin/env node
+// Compiles Saccade's opt-in native product (native/matmul.cc, an N-API addon) with g++ directly
+// into dist/matmul.node: `g++ -O3 -march=native -std=c++17 -shared -fPIC -I<node include>`.
+// Runs after build-wasm in `pnpm build`. Optional: when g++ or Node's headers are missing, or the
+// compile fails, it prints one line saying why and exits 0 — the package works without the addon
+// (it is only loaded when SACCADE_NATIVE_MATMUL=1, see src/kernels/native-matmul.ts).
+// -march=native: the addon is built for the machine that builds it (AVX-512, AVX2 or scalar).
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const source = join(root, 'native', 'matmul.cc');
+const output = join(root, 'dist', 'matmul.node');
+
+/** Directory holding node_api.h, or undefined. */
+export function nodeIncludeDir() {
+  const candidates = [join(dirname(process.execPath), '..', 'include', 'node')];
+  try {
+    const nodedir = execFileSync('npm', ['config', 'get', 'nodedir'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    if (nodedir && nodedir !== 'undefined' && nodedir !== 'null') candidates.push(join(nodedir, 'include', 'node'));
+  } catch {
+    // npm missing: only the first candidate.
+  }
+  return candidates.find((dir) => existsSync(join(dir, 'node_api.h')));
+}
+
+/**
+ * Builds dist/matmul.node; returns { built: true, path } or { built: false, reason }. Never throws.
+ * With onlyIfStale, an addon newer than its source is kept.
+ */
+export function buildNative({ onlyIfStale = false } = {}) {
+  if (onlyIfStale && existsSync(output) && statSync(output).mtimeMs >= statSync(source).mtimeMs) {
+    return { built: true, path: output };
+  }
+  const probe = spawnSync('g++', ['--version'], { stdio: 'ignore' });
+  if (probe.error || probe.status !== 0) return { built: false, reason: 'g++ not found' };
+  const include = nodeIncludeDir();
+  if (!include) return { built: false, reason: "Node's headers (node_api.h) not found next to node or under `npm config get nodedir`" };
+  mkdirSync(dirname(output), { recursive: true });
+  const args = ['-O3', '-march=native', '-std=c++17', '-shared', '-fPIC', `-I${include}`, source, '-o', output];
+  const result = spawnSync('g++', args, { encoding: 'utf8' });
+  if (result.error || result.status !== 0) {
+    const detail = (result.stderr || result.error?.message || '').split('\n').find((line) => line.includes('error')) ?? `exit ${result.status}`;
+    return { built: false, reason: `g++ failed: ${detail.trim()}` };
+  }
+  return { built: true, path: output };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const result = buildNative();
+  if (!result.built) console.log(`@saccade/tensor: native matmul not built (${result.reason}); the package works without it`);
+}
