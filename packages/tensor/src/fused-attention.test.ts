@@ -1,9 +1,13 @@
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { expectClose, expectNoLeak, initWasm, randomTensor } from '../test/compare-backends.js';
 import { FUSED_ATTENTION_GRAD_KERNEL, FUSED_ATTENTION_KERNEL, fusedAttentionConfig } from './kernels/fused-attention.js';
-import { fusedAttention, fusedAttentionOps, setSimdKernelsEnabled, tf, type FusedAttentionShape } from './index.js';
+import { fusedAttention, fusedAttentionOps, setNativeMatMulEnabled, setSimdKernelsEnabled, tf, type FusedAttentionShape } from './index.js';
 
 beforeAll(initWasm);
+// These tests check the fused kernels' arithmetic against the ops route to ~1e-6: the ops' products
+// stay on the wasm kernels even where the opt-in native products are on (FMA rounds them otherwise).
+beforeAll(() => setNativeMatMulEnabled(false));
+afterAll(() => setNativeMatMulEnabled(process.env.SACCADE_NATIVE_MATMUL === '1'));
 afterEach(() => setSimdKernelsEnabled(true));
 
 const MASKED = -1e9;

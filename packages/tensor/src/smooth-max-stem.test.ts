@@ -1,9 +1,13 @@
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { expectClose, expectNoLeak, initWasm, randomTensor } from '../test/compare-backends.js';
 import { SMOOTH_MAX_STEM_GRAD_KERNEL, SMOOTH_MAX_STEM_KERNEL, smoothMaxStemConfig } from './kernels/smooth-max-stem.js';
-import { setSimdKernelsEnabled, smoothMaxStem, smoothMaxStemOps, tf, type SmoothMaxStemOptions } from './index.js';
+import { setNativeMatMulEnabled, setSimdKernelsEnabled, smoothMaxStem, smoothMaxStemOps, tf, type SmoothMaxStemOptions } from './index.js';
 
 beforeAll(initWasm);
+// These tests check the fused kernels' arithmetic against the ops route to ~1e-6: the ops' products
+// stay on the wasm kernels even where the opt-in native products are on (FMA rounds them otherwise).
+beforeAll(() => setNativeMatMulEnabled(false));
+afterAll(() => setNativeMatMulEnabled(process.env.SACCADE_NATIVE_MATMUL === '1'));
 afterEach(() => setSimdKernelsEnabled(true));
 
 interface Case {
