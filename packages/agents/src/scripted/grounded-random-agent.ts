@@ -1,8 +1,8 @@
-import { createRng, formatTemplate, OUTPUT_FORMATS, parseFormattedResponse } from '@saccade/core';
+import { createRng, formatTemplate, parseFormattedResponse } from '@saccade/core';
 import { InvalidArgumentError, InvalidStateError, type Agent, type AgentActOptions, type AgentResponse, type Env } from '@saccade/spec';
 import { OracleNotFoundError } from '../errors/oracle-not-found-error';
 import { writeFormattedResponse } from './format-response';
-import { drawActions, type RandomAgentSettings } from './random-agent';
+import { checkRandomAgentSettings, drawActions, type RandomAgentSettings } from './random-agent';
 import { envChain, findOracle } from './oracle-agent';
 
 /**
@@ -29,15 +29,11 @@ export interface GroundedRandomAgentSettings extends RandomAgentSettings {
  */
 export function createGroundedRandomAgent({ env, actions, format = 'grounding', maxActions = 3, separator = ',', seed = 0, id = 'random-grounded' }: GroundedRandomAgentSettings): Agent {
   if (typeof env !== 'object' || env === null || typeof env.step !== 'function') throw new InvalidArgumentError({ argument: 'env', expected: 'an Env', value: env });
-  if (!Array.isArray(actions) || actions.length === 0 || !actions.every((action) => typeof action === 'string' && action.length > 0)) {
-    throw new InvalidArgumentError({ argument: 'actions', expected: 'a non-empty array of non-empty strings', value: actions });
-  }
-  if (!OUTPUT_FORMATS.includes(format)) throw new InvalidArgumentError({ argument: 'format', expected: OUTPUT_FORMATS.join(' | '), value: format });
+  checkRandomAgentSettings(actions, format, maxActions);
   const template = formatTemplate(format);
   if (!template.includes('<observation>') || template.includes('<prediction>')) {
     throw new InvalidArgumentError({ argument: 'format', expected: 'a format with an <observation> and no <prediction> (grounding)', value: format });
   }
-  if (!(Number.isSafeInteger(maxActions) && maxActions >= 1)) throw new InvalidArgumentError({ argument: 'maxActions', expected: 'an integer ≥ 1', value: maxActions });
   const oracle = findOracle(env);
   if (oracle === undefined) throw new OracleNotFoundError({ envId: env.id, chain: envChain(env).map((link) => link.constructor?.name ?? typeof link) });
   const rng = createRng(seed);

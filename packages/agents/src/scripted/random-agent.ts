@@ -20,6 +20,17 @@ export interface RandomAgentSettings {
   id?: string;
 }
 
+/** Throws InvalidArgumentError naming the first of the actions, format and action cap that is not what a random agent needs. */
+export function checkRandomAgentSettings(actions: readonly string[], format: OutputFormat, maxActions: number): void {
+  if (!Array.isArray(actions) || actions.length === 0 || !actions.every((action) => typeof action === 'string' && action.length > 0)) {
+    throw new InvalidArgumentError({ argument: 'actions', expected: 'a non-empty array of non-empty strings', value: actions });
+  }
+  if (!OUTPUT_FORMATS.includes(format)) throw new InvalidArgumentError({ argument: 'format', expected: OUTPUT_FORMATS.join(' | '), value: format });
+  if (!(Number.isSafeInteger(maxActions) && maxActions >= 1)) {
+    throw new InvalidArgumentError({ argument: 'maxActions', expected: 'an integer ≥ 1', value: maxActions });
+  }
+}
+
 /** 1 to `maxActions` actions drawn with replacement: the count first, then each action. */
 export function drawActions(rng: Rng, actions: readonly string[], maxActions: number): string[] {
   const count = rng.int(1, maxActions);
@@ -35,13 +46,7 @@ export function drawActions(rng: Rng, actions: readonly string[], maxActions: nu
  * // "<think>I pick my next moves.</think><answer>Down, Left</answer>"
  */
 export function createRandomAgent({ actions, format = 'free_think', maxActions = 3, separator = ',', seed = 0, id = 'random' }: RandomAgentSettings): Agent {
-  if (!Array.isArray(actions) || actions.length === 0 || !actions.every((action) => typeof action === 'string' && action.length > 0)) {
-    throw new InvalidArgumentError({ argument: 'actions', expected: 'a non-empty array of non-empty strings', value: actions });
-  }
-  if (!OUTPUT_FORMATS.includes(format)) throw new InvalidArgumentError({ argument: 'format', expected: OUTPUT_FORMATS.join(' | '), value: format });
-  if (!(Number.isSafeInteger(maxActions) && maxActions >= 1)) {
-    throw new InvalidArgumentError({ argument: 'maxActions', expected: 'an integer ≥ 1', value: maxActions });
-  }
+  checkRandomAgentSettings(actions, format, maxActions);
   const rng = createRng(seed);
   return {
     specificationVersion: 'v1',
