@@ -15,7 +15,7 @@ import {
   tensorAddress,
   type WasmBackend,
 } from './wasm-backend.js';
-import { runSimdBatchMatMul } from './simd-kernels.js';
+import { runSimdBatchMatMul, type SimdProduct } from './simd-kernels.js';
 import { nativeMatMulEnabled, runNativeBatchMatMul } from './native-matmul.js';
 
 type WasmBatchMatMul = (...args: unknown[]) => void;
@@ -77,11 +77,11 @@ export function fastBatchMatMul(
   const batch = Math.max(batchA, batchB);
   const outShape = [...outerShape, m, n];
 
-  if (nativeMatMulEnabled()) {
-    // Opt-in (SACCADE_NATIVE_MATMUL=1): every product on the native kernel, in place on the heap,
-    // transposes and broadcasts included (kernels/native-matmul.ts).
+  // A kernel that writes C in place on the heap, transposes and broadcasts included: undefined
+  // (nothing left allocated) when it is unavailable.
+  const inPlace = (run: (backend: WasmBackend, product: SimdProduct) => boolean): TensorInfo | undefined => {
     const out = backend.makeOutput([batch, m, n], 'float32');
-    const ran = runNativeBatchMatMul(backend, {
+    const product: SimdProduct = {
       a: tensorAddress(backend, a).offset,
       b: tensorAddress(backend, b).offset,
       c: tensorAddress(backend, out).offset,
@@ -93,9 +93,16 @@ export function fastBatchMatMul(
       bBatchStride: batchB === 1 ? 0 : k * n,
       transposeA,
       transposeB,
-    });
-    if (ran) return { dataId: out.dataId, shape: outShape, dtype: 'float32' };
+    };
+    if (run(backend, product)) return { dataId: out.dataId, shape: outShape, dtype: 'float32' };
     backend.disposeData(out.dataId);
+    return undefined;
+  };
+
+  if (nativeMatMulEnabled()) {
+    // Opt-in (SACCADE_NATIVE_MATMUL=1): every product on the native kernel (kernels/native-matmul.ts).
+    const result = inPlace(runNativeBatchMatMul);
+    if (result) return result;
   }
 
   if (batchB > 1 || (batch === 1 && transposeA && !transposeB)) {
@@ -104,22 +111,8 @@ export function fastBatchMatMul(
     // weight packing per item) and for Aᵀ·B (weight gradients: no transpose of A and no packing
     // of B, ~1.4× XNNPACK). XNNPACK stays faster on plain and B-transposed 2-D products
     // (docs/tensor.md).
-    const out = backend.makeOutput([batch, m, n], 'float32');
-    const ran = runSimdBatchMatMul(backend, {
-      a: tensorAddress(backend, a).offset,
-      b: tensorAddress(backend, b).offset,
-      c: tensorAddress(backend, out).offset,
-      batch,
-      m,
-      k,
-      n,
-      aBatchStride: batchA === 1 ? 0 : m * k,
-      bBatchStride: k * n,
-      transposeA,
-      transposeB,
-    });
-    if (ran) return { dataId: out.dataId, shape: outShape, dtype: 'float32' };
-    backend.disposeData(out.dataId);
+    const result = inPlace(runSimdBatchMatMul);
+    if (result) return result;
   }
 
   const aReady = transposeA ? transposeLastTwo(backend, a, batchA, k, m) : a;
