@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { expectClose, expectNoLeak, initWasm, randomTensor } from '../test/compare-backends.js';
+import { expectClose, expectNoLeak, initWasm, kernelNames, largestMagnitude, randomTensor, readOutputs } from '../test/compare-backends.js';
 import { FUSED_ATTENTION_GRAD_KERNEL, FUSED_ATTENTION_KERNEL, fusedAttentionConfig } from './kernels/fused-attention.js';
 import { fusedAttention, fusedAttentionOps, setNativeMatMulEnabled, setSimdKernelsEnabled, tf, type FusedAttentionShape } from './index.js';
 
@@ -64,20 +64,6 @@ function run(attention: typeof fusedAttention, { qkv, dy, bias }: ReturnType<typ
   const gradient = tf.grad((x: tf.Tensor) => tf.sum(tf.mul(attention(x as tf.Tensor2D, bias, shape), dy)))(qkv);
   return [value, gradient];
 }
-
-const read = (outputs: tf.Tensor[]) => {
-  const values = outputs.map((output) => Float32Array.from(output.dataSync()));
-  tf.dispose(outputs);
-  return values;
-};
-
-const kernelNames = async (fn: () => tf.Tensor | tf.Tensor[]) => {
-  const info = await tf.profile(() => fn());
-  tf.dispose(info.result as tf.Tensor[]);
-  return [...new Set(info.kernels.map((kernel) => kernel.name))];
-};
-
-const largest = (values: ArrayLike<number>) => Math.max(...Array.from(values, Math.abs));
 
 /** The attention and Σ dy·attention's qkv gradient in doubles, straight from the definition. */
 function float64Attention(qkv: ArrayLike<number>, dy: ArrayLike<number>, c: Case) {
@@ -145,18 +131,18 @@ describe('fusedAttention', () => {
 
   it.each(cases)("gives the tfjs ops' values and autodiff gradient: $name", async (c) => {
     const given = inputs(c);
-    const fused = read(run(fusedAttention, given, c.shape));
-    const reference = read(run(fusedAttentionOps, given, c.shape));
+    const fused = readOutputs(run(fusedAttention, given, c.shape));
+    const reference = readOutputs(run(fusedAttentionOps, given, c.shape));
     // Values: the same up to rounding (the kernel's exp is not XNNPACK's, and it adds in its own
     // order); a context near 0 is a sum of terms of both signs, hence the absolute floor.
-    expectClose(fused[0]!, reference[0]!, 1e-6, 1e-6 * largest(reference[0]!));
-    expectClose(fused[1]!, reference[1]!, 0, 1e-5 * largest(reference[1]!));
-    if (c.scale >= 8) expect(largest(reference[0]!)).toBeGreaterThan(1);
+    expectClose(fused[0]!, reference[0]!, 1e-6, 1e-6 * largestMagnitude(reference[0]!));
+    expectClose(fused[1]!, reference[1]!, 0, 1e-5 * largestMagnitude(reference[1]!));
+    if (c.scale >= 8) expect(largestMagnitude(reference[0]!)).toBeGreaterThan(1);
     // And within 1e-5 of the largest of the same sums in doubles, straight from the definition
     // (a row that masks every key is a float artefact, uniform over keys: only the float routes agree on it).
     if (c.mask !== 'left-padded') {
       const truth = float64Attention(given.qkv.dataSync(), given.dy.dataSync(), c);
-      for (const index of [0, 1]) expectClose(fused[index]!, truth[index]!, 0, 1e-5 * largest(truth[index]!));
+      for (const index of [0, 1]) expectClose(fused[index]!, truth[index]!, 0, 1e-5 * largestMagnitude(truth[index]!));
     }
     const names = await kernelNames(() => run(fusedAttention, given, c.shape));
     expect(names).toEqual(expect.arrayContaining([FUSED_ATTENTION_KERNEL, FUSED_ATTENTION_GRAD_KERNEL]));
@@ -168,22 +154,22 @@ describe('fusedAttention', () => {
   it('gives masked keys no weight and fully masked rows what the ops give', () => {
     const c = cases[2]!;
     const given = inputs(c);
-    const [value] = read([fusedAttention(given.qkv, given.bias, c.shape)]);
+    const [value] = readOutputs([fusedAttention(given.qkv, given.bias, c.shape)]);
     // Change every value of the keys sequence 3 masks (its 6 padding positions): no real row moves.
     const { batch, length, heads } = c.shape;
     const d = heads * c.size;
     const changed = given.qkv.arraySync();
     for (let i = 0; i < 6; i++) for (let p = 2 * d; p < 3 * d; p++) changed[3 * length + i]![p] = 100;
     const moved = tf.tensor2d(changed);
-    const [after] = read([fusedAttention(moved, given.bias, c.shape)]);
-    const [reference] = read([fusedAttentionOps(moved, given.bias, c.shape)]);
+    const [after] = readOutputs([fusedAttention(moved, given.bias, c.shape)]);
+    const [reference] = readOutputs([fusedAttentionOps(moved, given.bias, c.shape)]);
     for (let i = 6; i < length; i++) {
       const row = (3 * length + i) * d;
       expect(Array.from(after!.subarray(row, row + d))).toEqual(Array.from(value!.subarray(row, row + d)));
     }
     // The padding rows themselves average every key, 100s included, as the ops do.
     expect(after![3 * length * d + 2 * c.size]).toBeGreaterThan(10);
-    expectClose(after!, reference!, 1e-6, 1e-6 * largest(reference!));
+    expectClose(after!, reference!, 1e-6, 1e-6 * largestMagnitude(reference!));
     expect(batch).toBe(4);
     tf.dispose([given.qkv, given.dy, given.bias!, moved]);
   });
@@ -191,14 +177,14 @@ describe('fusedAttention', () => {
   it('runs the tfjs ops when the SIMD kernels are off, the kernels unregistered or the bias per head', async () => {
     const c = cases[0]!;
     const given = inputs(c);
-    const fused = read(run(fusedAttention, given, c.shape));
+    const fused = readOutputs(run(fusedAttention, given, c.shape));
     setSimdKernelsEnabled(false);
     const names = await kernelNames(() => run(fusedAttention, given, c.shape));
     expect(names).toEqual(expect.arrayContaining(['Softmax', 'BatchMatMul']));
     expect(names).not.toContain(FUSED_ATTENTION_KERNEL);
-    const off = read(run(fusedAttention, given, c.shape));
+    const off = readOutputs(run(fusedAttention, given, c.shape));
     setSimdKernelsEnabled(true);
-    expectClose(fused[0]!, off[0]!, 1e-6, 1e-6 * largest(off[0]!));
+    expectClose(fused[0]!, off[0]!, 1e-6, 1e-6 * largestMagnitude(off[0]!));
     tf.unregisterKernel(FUSED_ATTENTION_KERNEL, 'wasm');
     try {
       expect(await kernelNames(() => fusedAttention(given.qkv, given.bias, c.shape))).not.toContain(FUSED_ATTENTION_KERNEL);

@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { expectClose, expectNoLeak, expectSameOnBackends, initWasm, randomTensor } from '../test/compare-backends.js';
+import { expectClose, expectNoLeak, expectSameOnBackends, initWasm, kernelNames, largestMagnitude, randomTensor, readOutputs } from '../test/compare-backends.js';
 import { LAYER_NORM_GRAD_KERNEL, LAYER_NORM_KERNEL, layerNormConfig, layerNormGradConfig } from './kernels/layer-norm.js';
 import { layerNorm, layerNormOps, setSimdKernelsEnabled, tf } from './index.js';
 
@@ -33,20 +33,6 @@ function run(norm: typeof layerNorm, { x, gain, bias, dy }: Operands): tf.Tensor
   return [y, ...grads];
 }
 
-const read = (outputs: tf.Tensor[]) => {
-  const values = outputs.map((output) => Float32Array.from(output.dataSync()));
-  tf.dispose(outputs);
-  return values;
-};
-
-const kernelNames = async (fn: () => tf.Tensor | tf.Tensor[]) => {
-  const info = await tf.profile(() => fn());
-  tf.dispose(info.result as tf.Tensor[]);
-  return [...new Set(info.kernels.map((kernel) => kernel.name))];
-};
-
-const largest = (values: ArrayLike<number>) => Array.from(values).reduce((top, value) => Math.max(top, Math.abs(value)), 0);
-
 /** y and the three gradients of Σ dy·y in doubles, straight from the definition. */
 function float64LayerNorm(x: ArrayLike<number>, gain: ArrayLike<number>, bias: ArrayLike<number>, dy: ArrayLike<number>, d: number): Float64Array[] {
   const rows = x.length / d;
@@ -79,8 +65,8 @@ describe('layerNorm', () => {
 
   it.each(shapes)("gives layerNormOps' values and gradients for x, gain and bias bit for bit, in one kernel each way: [%i, %i…]", async (...shape) => {
     const given = operands(shape, shape.reduce((a, b) => a * b, 1));
-    const fused = read(run(layerNorm, given));
-    const ops = read(run(layerNormOps, given));
+    const fused = readOutputs(run(layerNorm, given));
+    const ops = readOutputs(run(layerNormOps, given));
     expect(fused.map((values) => values.length)).toEqual([given.x.size, given.x.size, given.gain.size, given.bias.size]);
     // The kernels run the ops' float operations in their order (rows summed column by column from
     // 0 as Mean does, columns summed row by row as Sum does): the same floats.
@@ -88,7 +74,7 @@ describe('layerNorm', () => {
     // And within rounding of the same sums in doubles.
     const d = shape[shape.length - 1]!;
     const truth = float64LayerNorm(given.x.dataSync(), given.gain.dataSync(), given.bias.dataSync(), given.dy.dataSync(), d);
-    fused.forEach((values, index) => expectClose(values, truth[index]!, 1e-5, 1e-5 * largest(truth[index]!)));
+    fused.forEach((values, index) => expectClose(values, truth[index]!, 1e-5, 1e-5 * largestMagnitude(truth[index]!)));
     const names = await kernelNames(() => run(layerNorm, given));
     expect(names).toEqual(expect.arrayContaining([LAYER_NORM_KERNEL, LAYER_NORM_GRAD_KERNEL]));
     for (const name of ['Mean', 'Rsqrt', 'Sub']) expect(names).not.toContain(name);
@@ -123,21 +109,21 @@ describe('layerNorm', () => {
       dy,
     ];
     const given = { x, gain: tf.tensor1d(gain), bias: tf.tensor1d(bias), dy: tf.tensor2d([dy]) };
-    const fused = read(run(layerNorm, given));
+    const fused = readOutputs(run(layerNorm, given));
     fused.forEach((values, index) => expectClose(values, expected[index]!, 1e-6, 1e-7));
     tf.dispose([x, ones, zeros, given.gain, given.bias, given.dy]);
   });
 
   it('runs the ops when the SIMD kernels are off, the kernels unregistered, gain is not [d], or on cpu: the same values', async () => {
     const given = operands([6, 32], 41);
-    const fused = read(run(layerNorm, given));
+    const fused = readOutputs(run(layerNorm, given));
     setSimdKernelsEnabled(false);
     const names = await kernelNames(() => run(layerNorm, given));
     expect(names).toEqual(expect.arrayContaining(['Mean', 'Rsqrt']));
     expect(names).not.toContain(LAYER_NORM_KERNEL);
     expect(names).not.toContain(LAYER_NORM_GRAD_KERNEL);
     // The stock kernels round the same (one IEEE operation per element, sums in the same order).
-    read(run(layerNorm, given)).forEach((values, index) => expect(values).toEqual(fused[index]));
+    readOutputs(run(layerNorm, given)).forEach((values, index) => expect(values).toEqual(fused[index]));
     setSimdKernelsEnabled(true);
     for (const config of [layerNormConfig, layerNormGradConfig]) {
       tf.unregisterKernel(config.kernelName, 'wasm');

@@ -1,17 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expectClose, expectNoLeak, initWasm, randomTensor } from '../test/compare-backends.js';
+import { expectClose, expectNoLeak, initWasm, kernelNames, largestMagnitude, randomTensor } from '../test/compare-backends.js';
 import { expShiftedByMax, stableLogSumExp, tf } from './index.js';
 
 beforeAll(initWasm);
-
-const kernelNames = async (fn: () => tf.Tensor | tf.Tensor[]) => {
-  const info = await tf.profile(() => fn());
-  tf.dispose(info.result as tf.Tensor[]);
-  return [...new Set(info.kernels.map((kernel) => kernel.name))];
-};
-
-/** The largest magnitude of a gradient: tolerances are relative to it, as the gradients' scale varies. */
-const largest = (values: ArrayLike<number>) => Array.from(values).reduce((most, value) => Math.max(most, Math.abs(value)), 0);
 
 interface LogSumExpCase {
   name: string;
@@ -186,7 +177,7 @@ describe('expShiftedByMax', () => {
       expect(Array.from(column.dataSync())).toEqual(Array.from(expectedColumn.dataSync()));
       const values = gradient.dataSync();
       expect(values.every(Number.isFinite)).toBe(true);
-      expect(largest(values)).toBeGreaterThan(0.01);
+      expect(largestMagnitude(values)).toBeGreaterThan(0.01);
       expectClose(values, autodiff.dataSync(), 0, 1e-6);
       // Queries with no image get no gradient.
       const noImage = tf.tidy(() => tf.sum(tf.abs(tf.mul(gradient, tf.sub(1, given.hasImage)))));

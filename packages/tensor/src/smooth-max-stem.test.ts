@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { expectClose, expectNoLeak, initWasm, randomTensor } from '../test/compare-backends.js';
+import { expectClose, expectNoLeak, initWasm, kernelNames, largestMagnitude, randomTensor, readOutputs } from '../test/compare-backends.js';
 import { SMOOTH_MAX_STEM_GRAD_KERNEL, SMOOTH_MAX_STEM_KERNEL, smoothMaxStemConfig } from './kernels/smooth-max-stem.js';
 import { setNativeMatMulEnabled, setSimdKernelsEnabled, smoothMaxStem, smoothMaxStemOps, tf, type SmoothMaxStemOptions } from './index.js';
 
@@ -43,12 +43,6 @@ function run(stem: typeof smoothMaxStem, { pixels, weight, bias, dy }: ReturnTyp
   return [value, ...Object.values(grads)];
 }
 
-const kernelNames = async (fn: () => tf.Tensor | tf.Tensor[]) => {
-  const info = await tf.profile(() => fn());
-  tf.dispose(info.result as tf.Tensor[]);
-  return [...new Set(info.kernels.map((kernel) => kernel.name))];
-};
-
 /** The stem and Σ dy·stem's weight and bias gradients in doubles, straight from the definition. */
 function float64Stem(p: ArrayLike<number>, w: ArrayLike<number>, b: ArrayLike<number>, dy: ArrayLike<number>, { count, options, channels }: Case) {
   const { patchSize: side, pool, sharpness: beta } = options;
@@ -80,8 +74,6 @@ function float64Stem(p: ArrayLike<number>, w: ArrayLike<number>, b: ArrayLike<nu
   return [out, dw, db];
 }
 
-const largest = (values: ArrayLike<number>) => Math.max(...Array.from(values, Math.abs));
-
 describe('smoothMaxStem', () => {
   const cases: Case[] = [
     // The visual-search recipe's stem: 16-px patches, 4 × 4 blocks, 16 channels, β 30.
@@ -100,23 +92,18 @@ describe('smoothMaxStem', () => {
     const weight = tf.variable(given.weight);
     const bias = tf.variable(given.bias);
     const all = { ...given, weight, bias };
-    const read = (outputs: tf.Tensor[]) => {
-      const values = outputs.map((output) => Float32Array.from(output.dataSync()));
-      tf.dispose(outputs);
-      return values;
-    };
-    const fused = read(run(smoothMaxStem, all, c.options));
-    const reference = read(run(smoothMaxStemOps, all, c.options));
+    const fused = readOutputs(run(smoothMaxStem, all, c.options));
+    const reference = readOutputs(run(smoothMaxStemOps, all, c.options));
     // Forward: the same floats up to rounding (the kernel's exp and log are not musl's, and it
     // adds in the same order). Values near 0 are a difference of two logs whose own rounding is
     // ~1e-8, hence the absolute floor.
     expectClose(fused[0]!, reference[0]!, 1e-6, 1e-7);
     // Gradients: within 1e-5 of the largest (the graph sums thousands of pixels in floats).
-    for (const index of [1, 2]) expectClose(fused[index]!, reference[index]!, 0, 1e-5 * largest(reference[index]!));
-    if (c.scale >= 40) expect(largest(reference[0]!) * c.options.sharpness).toBeGreaterThan(1000); // e^(β·f) overflows floats
+    for (const index of [1, 2]) expectClose(fused[index]!, reference[index]!, 0, 1e-5 * largestMagnitude(reference[index]!));
+    if (c.scale >= 40) expect(largestMagnitude(reference[0]!) * c.options.sharpness).toBeGreaterThan(1000); // e^(β·f) overflows floats
     // And within 1e-5 of the largest of the same sums in doubles, straight from the definition.
     const truth = float64Stem(given.pixels.dataSync(), weight.dataSync(), bias.dataSync(), given.dy.dataSync(), c);
-    for (const index of [0, 1, 2]) expectClose(fused[index]!, truth[index]!, 0, 1e-5 * largest(truth[index]!));
+    for (const index of [0, 1, 2]) expectClose(fused[index]!, truth[index]!, 0, 1e-5 * largestMagnitude(truth[index]!));
     expect(await kernelNames(() => run(smoothMaxStem, all, c.options))).toEqual(expect.arrayContaining([SMOOTH_MAX_STEM_KERNEL, SMOOTH_MAX_STEM_GRAD_KERNEL]));
     expect(await kernelNames(() => run(smoothMaxStem, all, c.options))).not.toContain('Equal');
     tf.dispose([given.pixels, given.dy, weight, bias, given.weight, given.bias]);

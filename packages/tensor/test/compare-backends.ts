@@ -83,3 +83,22 @@ export function expectNoLeak(fn: () => tf.Tensor[], runs = 30): void {
   expect(backend.numDataIds()).toBe(dataIds);
   expect(backend.wasm.HEAPU8.buffer.byteLength).toBe(heap);
 }
+
+/** The outputs' values, read back; the outputs are disposed. */
+export function readOutputs(outputs: tf.Tensor[]): Float32Array[] {
+  const values = outputs.map((output) => Float32Array.from(output.dataSync()));
+  tf.dispose(outputs);
+  return values;
+}
+
+/** The names of the kernels fn runs (each once), its results disposed. */
+export async function kernelNames(fn: () => tf.Tensor | tf.Tensor[]): Promise<string[]> {
+  const info = await tf.profile(() => fn());
+  tf.dispose(info.result as tf.Tensor[]);
+  return [...new Set(info.kernels.map((kernel) => kernel.name))];
+}
+
+/** The largest |value|. */
+export function largestMagnitude(values: ArrayLike<number>): number {
+  return Array.from(values).reduce((top, value) => Math.max(top, Math.abs(value)), 0);
+}
