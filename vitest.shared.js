@@ -4,7 +4,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vitest/config';
+import { defineConfig, mergeConfig } from 'vitest/config';
 
 // Workspace packages resolve to their sources (the "@saccade/source" export condition, as TanStack
 // does), so a change in one package's src is seen by its dependents' tests without a build. It is a
@@ -45,7 +45,7 @@ function workspaceSourcePlugin() {
   };
 }
 
-export default defineConfig({
+const shared = defineConfig({
   plugins: [workspaceSourcePlugin()],
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
@@ -56,3 +56,15 @@ export default defineConfig({
     globalSetup: [fileURLToPath(new URL('./tools/scripts/test-temp-folder.mjs', import.meta.url))],
   },
 });
+
+export default shared;
+
+/**
+ * The shared config with a package's tests split into vitest projects: `projects(include)` gets
+ * the shared test files pattern and returns the projects (`extends: true` each), which name their
+ * own files — a project's `include` would add to the shared one, not replace it.
+ */
+export function withTestProjects(projects) {
+  const { include, ...test } = shared.test ?? {};
+  return mergeConfig({ ...shared, test }, defineConfig({ test: { projects: projects(include) } }));
+}

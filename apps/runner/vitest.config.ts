@@ -1,5 +1,5 @@
-import { configDefaults, defineConfig, mergeConfig } from 'vitest/config';
-import shared from '../../vitest.shared.js';
+import { configDefaults } from 'vitest/config';
+import { withTestProjects } from '../../vitest.shared.js';
 
 // Nearly every test file imports the whole CLI (tfjs, every env and tool package): imported afresh
 // for each of its 30-odd files that cost about 40 s of CPU, so most files share their worker's
@@ -12,17 +12,7 @@ import shared from '../../vitest.shared.js';
 // - plug-ins stay registered once loaded;
 // - builtin-envs checks what registering the runner's env packages adds to an empty registry.
 const ownModules = ['src/judge/llm-judge-run.test.ts', 'src/plugins.test.ts', 'src/builtin-envs.test.ts'];
-// Each project names its own files (a project's `include` would add to the shared one, not replace it).
-const { include, ...sharedTest } = shared.test ?? {};
-
-export default mergeConfig(
-  { ...shared, test: sharedTest },
-  defineConfig({
-    test: {
-      projects: [
-        { extends: true, test: { name: 'shared-modules', include, exclude: [...configDefaults.exclude, ...ownModules], isolate: false } },
-        { extends: true, test: { name: 'own-modules', include: ownModules } },
-      ],
-    },
-  }),
-);
+export default withTestProjects((include) => [
+  { extends: true, test: { name: 'shared-modules', include, exclude: [...configDefaults.exclude, ...ownModules], isolate: false } },
+  { extends: true, test: { name: 'own-modules', include: ownModules } },
+]);

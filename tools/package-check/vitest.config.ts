@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
-import { configDefaults, defineConfig, mergeConfig } from 'vitest/config';
-import shared from '../../vitest.shared.js';
+import { configDefaults } from 'vitest/config';
+import { withTestProjects } from '../../vitest.shared.js';
 
 // The files that need Saccade packed and installed (`installed`) run after a global setup that does
 // it once (after the shared one that sets the run's temporary folder), with one generous timeout,
@@ -8,27 +8,17 @@ import shared from '../../vitest.shared.js';
 // that read the workspace itself (`workspace`: package layers, TSDoc, npm test's requirements) need
 // none of it: `vitest run --project workspace` runs them alone in seconds.
 const installed = ['src/packages.test.ts', 'src/plugin-package.test.ts'];
-// Each project names its own files (a project's `include` would add to the shared one, not replace it).
-const { include, ...sharedTest } = shared.test ?? {};
-
-export default mergeConfig(
-  { ...shared, test: sharedTest },
-  defineConfig({
+export default withTestProjects((include) => [
+  { extends: true, test: { name: 'workspace', include, exclude: [...configDefaults.exclude, ...installed] } },
+  {
+    extends: true,
     test: {
-      projects: [
-        { extends: true, test: { name: 'workspace', include, exclude: [...configDefaults.exclude, ...installed] } },
-        {
-          extends: true,
-          test: {
-            name: 'installed',
-            include: installed,
-            testTimeout: 600_000,
-            hookTimeout: 600_000,
-            fileParallelism: false,
-            globalSetup: [fileURLToPath(new URL('./src/installed-project.setup.ts', import.meta.url))],
-          },
-        },
-      ],
+      name: 'installed',
+      include: installed,
+      testTimeout: 600_000,
+      hookTimeout: 600_000,
+      fileParallelism: false,
+      globalSetup: [fileURLToPath(new URL('./src/installed-project.setup.ts', import.meta.url))],
     },
-  }),
-);
+  },
+]);
