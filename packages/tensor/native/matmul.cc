@@ -1,7 +1,7 @@
-// Saccade's opt-in native product for the tfjs wasm backend (SACCADE_NATIVE_MATMUL=1).
+// Saccade's native product for the tfjs wasm backend (kernels/native-matmul.ts).
 //
 // batchMatMul(heap, a, b, c, batch, m, k, n, transposeA, transposeB, strideA, strideB) computes,
-// in place on the wasm backend's heap (an ArrayBuffer, or a typed array over it), exactly what the
+// in place on the wasm backend's heap (an ArrayBuffer, or a typed array over it), what the
 // AssemblyScript `batchMatMul` of assembly/simd-kernels.ts computes:
 //
 //   for item in [0, batch): C[item] = op(A[item]) · op(B[item])
@@ -11,45 +11,44 @@
 // or [n, k] when transposeB; a stride of 0 broadcasts one item to the whole batch; C is contiguous
 // [batch, m, n]. float32 throughout; no scratch on the heap (packing buffers are this thread's).
 //
-// GotoBLAS-style blocking: B is packed into NR-wide panels of KC rows, A into MR-tall panels, and
-// a register-blocked micro-kernel (AVX-512 FMA 8×32, AVX2 FMA 6×16, or a scalar 4×8) accumulates
-// each MR×NR tile of C. Single-threaded: the callers parallelise with worker threads, each of
-// which loads this addon (NAPI_MODULE_INIT makes it context-aware) and gets its own buffers.
+// The floats. In the default, exact mode every C(i, j) is 0 + A(i,0)·B(0,j) + A(i,1)·B(1,j) + …
+// added in order of p, each product and each sum rounded to float32: the order and the roundings
+// of the wasm SIMD kernel and of XNNPACK's wasm kernels, so the native route gives the wasm
+// route's floats bit for bit, on every instruction set below. Depth blocks carry the running sum
+// in C (the next block's accumulators start from it), which keeps that order. In fused mode each
+// step is one fused multiply-add (one rounding): faster, same floats on every instruction set
+// here, but not the wasm route's.
 //
-// Built by scripts/build-native.mjs with g++ -O3 -march=native; the instruction set is chosen at
-// build time.
+// GotoBLAS-style blocking: B is packed into NR-wide panels of KC rows, A into MR-tall panels, and
+// a register-blocked micro-kernel accumulates each MR×NR tile of C: AVX-512 8×32, AVX 6×16, or a
+// portable 4×8. The instruction set is chosen when the addon loads, from what the CPU supports
+// (cpuid), not when it is compiled: the file is built for baseline x86-64 with each kernel
+// compiled for its own target, so a built addon moves between machines. Single-threaded: the
+// callers parallelise with worker threads, each of which loads this addon (NAPI_MODULE_INIT makes
+// it context-aware) and gets its own buffers and settings.
+//
+// Built by scripts/build-native.mjs with g++ -O3 -ffp-contract=off (no contraction of a product
+// and a sum into a fused multiply-add behind the exact mode's back).
 #include <node_api.h>
 
 #include <atomic>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <initializer_list>
 
-#if defined(__AVX512F__) || defined(__AVX2__)
+#if defined(__x86_64__) || defined(__i386__)
+#define SACCADE_X86 1
 #include <immintrin.h>
 #endif
 
 namespace {
 
-#if defined(__AVX512F__)
-constexpr int MR = 8;
-constexpr int NR = 32;
-const char* const kIsa = "avx512f";
-#elif defined(__AVX2__) && defined(__FMA__)
-constexpr int MR = 6;
-constexpr int NR = 16;
-const char* const kIsa = "avx2-fma";
-#else
-constexpr int MR = 4;
-constexpr int NR = 8;
-const char* const kIsa = "scalar";
-#endif
-
 constexpr int KC = 256;
-constexpr int MC = 96;    // multiple of MR for every ISA above (8, 6, 4)
-constexpr int NC = 2048;  // multiple of NR
+constexpr int MC = 96;    // multiple of every MR below (8, 6, 4)
+constexpr int NC = 2048;  // multiple of every NR below (32, 16, 8)
 
 // A strided view: element (i, p) of op(A) lives at base[i * rs + p * cs].
 struct View {
@@ -83,6 +82,7 @@ thread_local Buffer packedA;
 thread_local Buffer packedB;
 
 // Packs op(A)[i0 : i0+mc, p0 : p0+kc] into ceil(mc/MR) panels of [kc][MR], zero-padded rows.
+template <int MR>
 void packA(const View& a, int i0, int mc, int p0, int kc, float* out) {
   for (int ir = 0; ir < mc; ir += MR) {
     const int rows = mc - ir < MR ? mc - ir : MR;
@@ -110,6 +110,7 @@ void packA(const View& a, int i0, int mc, int p0, int kc, float* out) {
 }
 
 // Packs op(B)[p0 : p0+kc, j0 : j0+nc] into ceil(nc/NR) panels of [kc][NR], zero-padded columns.
+template <int NR>
 void packB(const View& b, int p0, int kc, int j0, int nc, float* out) {
   for (int jr = 0; jr < nc; jr += NR) {
     const int cols = nc - jr < NR ? nc - jr : NR;
@@ -139,64 +140,72 @@ void packB(const View& b, int p0, int kc, int j0, int nc, float* out) {
   }
 }
 
-// C[0:MR, 0:NR] (row stride ldc) = (first ? 0 : C) + Ap · Bp over kc; Ap is [kc][MR], Bp [kc][NR].
-// Writes only rows < mr and columns < nr (edge tiles go through a local tile).
-inline void microKernel(int kc, const float* __restrict ap, const float* __restrict bp, float* __restrict c,
-                        std::ptrdiff_t ldc, bool first, int mr, int nr) {
-#if defined(__AVX512F__)
-  __m512 c0[MR], c1[MR];
-#pragma GCC unroll 8
-  for (int r = 0; r < MR; r++) {
-    c0[r] = _mm512_setzero_ps();
-    c1[r] = _mm512_setzero_ps();
-  }
+// A micro-kernel: C[0:mr, 0:nr] (row stride ldc) = (first ? 0 : C) + Ap · Bp over kc, where Ap is
+// [kc][MR] and Bp [kc][NR]; only rows < mr and columns < nr of C are read or written.
+using MicroKernel = void (*)(int kc, const float* ap, const float* bp, float* c, std::ptrdiff_t ldc, bool first, int mr, int nr);
+
+// Copies the valid part of a C tile into a full MR×NR tile (zeros elsewhere), and back.
+template <int MR, int NR>
+inline void loadTile(float* tile, const float* c, std::ptrdiff_t ldc, int mr, int nr) {
+  for (int r = 0; r < MR; r++)
+    for (int j = 0; j < NR; j++) tile[r * NR + j] = r < mr && j < nr ? c[r * ldc + j] : 0.0f;
+}
+template <int MR, int NR>
+inline void storeTile(const float* tile, float* c, std::ptrdiff_t ldc, int mr, int nr) {
+  for (int r = 0; r < mr; r++)
+    for (int j = 0; j < nr; j++) c[r * ldc + j] = tile[r * NR + j];
+}
+
+// Portable kernel (any CPU): 4×8, plain C++; the compiler may vectorise across columns, which
+// keeps each element's order of additions.
+template <bool Fused>
+void portableKernel(int kc, const float* ap, const float* bp, float* c, std::ptrdiff_t ldc, bool first, int mr, int nr) {
+  constexpr int MR = 4, NR = 8;
+  float tile[MR * NR];
+  if (first)
+    for (float& x : tile) x = 0.0f;
+  else
+    loadTile<MR, NR>(tile, c, ldc, mr, nr);
   for (int p = 0; p < kc; p++) {
-    const __m512 b0 = _mm512_load_ps(bp);
-    const __m512 b1 = _mm512_load_ps(bp + 16);
-#pragma GCC unroll 8
     for (int r = 0; r < MR; r++) {
-      const __m512 av = _mm512_set1_ps(ap[r]);
-      c0[r] = _mm512_fmadd_ps(av, b0, c0[r]);
-      c1[r] = _mm512_fmadd_ps(av, b1, c1[r]);
+      const float av = ap[r];
+      for (int j = 0; j < NR; j++) {
+        float& acc = tile[r * NR + j];
+        if constexpr (Fused)
+          acc = std::fma(av, bp[j], acc);
+        else
+          acc = acc + av * bp[j];
+      }
     }
     ap += MR;
     bp += NR;
   }
-  if (mr == MR && nr == NR) {
-#pragma GCC unroll 8
-    for (int r = 0; r < MR; r++) {
-      float* row = c + r * ldc;
-      if (first) {
-        _mm512_storeu_ps(row, c0[r]);
-        _mm512_storeu_ps(row + 16, c1[r]);
-      } else {
-        _mm512_storeu_ps(row, _mm512_add_ps(_mm512_loadu_ps(row), c0[r]));
-        _mm512_storeu_ps(row + 16, _mm512_add_ps(_mm512_loadu_ps(row + 16), c1[r]));
-      }
-    }
-    return;
-  }
-  // Edge tile: masked loads and stores, so nothing outside C is touched.
-  const int n0 = nr < 16 ? nr : 16;
-  const int n1 = nr - n0;
-  const __mmask16 m0 = static_cast<__mmask16>((1u << n0) - 1u);
-  const __mmask16 m1 = static_cast<__mmask16>(n1 >= 16 ? 0xffffu : ((1u << n1) - 1u));
-  for (int r = 0; r < mr; r++) {
-    float* row = c + r * ldc;
-    if (first) {
-      _mm512_mask_storeu_ps(row, m0, c0[r]);
-      if (n1 > 0) _mm512_mask_storeu_ps(row + 16, m1, c1[r]);
-    } else {
-      _mm512_mask_storeu_ps(row, m0, _mm512_add_ps(_mm512_maskz_loadu_ps(m0, row), c0[r]));
-      if (n1 > 0) _mm512_mask_storeu_ps(row + 16, m1, _mm512_add_ps(_mm512_maskz_loadu_ps(m1, row + 16), c1[r]));
-    }
-  }
-#elif defined(__AVX2__) && defined(__FMA__)
+  storeTile<MR, NR>(tile, c, ldc, mr, nr);
+}
+
+#if defined(SACCADE_X86)
+
+// AVX (+FMA for the fused mode): 6×16, twelve 8-lane accumulators.
+template <bool Fused>
+__attribute__((target("avx,fma"))) void avxKernel(int kc, const float* ap, const float* bp, float* c, std::ptrdiff_t ldc,
+                                                  bool first, int mr, int nr) {
+  constexpr int MR = 6, NR = 16;
+  const bool full = mr == MR && nr == NR;
+  alignas(32) float tile[MR * NR];
   __m256 c0[MR], c1[MR];
-#pragma GCC unroll 6
-  for (int r = 0; r < MR; r++) {
-    c0[r] = _mm256_setzero_ps();
-    c1[r] = _mm256_setzero_ps();
+  if (first) {
+    for (int r = 0; r < MR; r++) c0[r] = c1[r] = _mm256_setzero_ps();
+  } else if (full) {
+    for (int r = 0; r < MR; r++) {
+      c0[r] = _mm256_loadu_ps(c + r * ldc);
+      c1[r] = _mm256_loadu_ps(c + r * ldc + 8);
+    }
+  } else {
+    loadTile<MR, NR>(tile, c, ldc, mr, nr);
+    for (int r = 0; r < MR; r++) {
+      c0[r] = _mm256_load_ps(tile + r * NR);
+      c1[r] = _mm256_load_ps(tile + r * NR + 8);
+    }
   }
   for (int p = 0; p < kc; p++) {
     const __m256 b0 = _mm256_load_ps(bp);
@@ -204,50 +213,80 @@ inline void microKernel(int kc, const float* __restrict ap, const float* __restr
 #pragma GCC unroll 6
     for (int r = 0; r < MR; r++) {
       const __m256 av = _mm256_broadcast_ss(ap + r);
-      c0[r] = _mm256_fmadd_ps(av, b0, c0[r]);
-      c1[r] = _mm256_fmadd_ps(av, b1, c1[r]);
+      if constexpr (Fused) {
+        c0[r] = _mm256_fmadd_ps(av, b0, c0[r]);
+        c1[r] = _mm256_fmadd_ps(av, b1, c1[r]);
+      } else {
+        c0[r] = _mm256_add_ps(c0[r], _mm256_mul_ps(av, b0));
+        c1[r] = _mm256_add_ps(c1[r], _mm256_mul_ps(av, b1));
+      }
     }
     ap += MR;
     bp += NR;
   }
-  if (mr == MR && nr == NR) {
-#pragma GCC unroll 6
+  if (full) {
     for (int r = 0; r < MR; r++) {
-      float* row = c + r * ldc;
-      if (first) {
-        _mm256_storeu_ps(row, c0[r]);
-        _mm256_storeu_ps(row + 8, c1[r]);
-      } else {
-        _mm256_storeu_ps(row, _mm256_add_ps(_mm256_loadu_ps(row), c0[r]));
-        _mm256_storeu_ps(row + 8, _mm256_add_ps(_mm256_loadu_ps(row + 8), c1[r]));
-      }
+      _mm256_storeu_ps(c + r * ldc, c0[r]);
+      _mm256_storeu_ps(c + r * ldc + 8, c1[r]);
     }
     return;
   }
-  alignas(32) float tile[MR * NR];
   for (int r = 0; r < MR; r++) {
     _mm256_store_ps(tile + r * NR, c0[r]);
     _mm256_store_ps(tile + r * NR + 8, c1[r]);
   }
-  for (int r = 0; r < mr; r++)
-    for (int j = 0; j < nr; j++) c[r * ldc + j] = first ? tile[r * NR + j] : c[r * ldc + j] + tile[r * NR + j];
-#else
-  float tile[MR * NR] = {};
-  for (int p = 0; p < kc; p++) {
-    for (int r = 0; r < MR; r++) {
-      const float av = ap[r];
-      for (int j = 0; j < NR; j++) tile[r * NR + j] += av * bp[j];
-    }
-    ap += MR;
-    bp += NR;
-  }
-  for (int r = 0; r < mr; r++)
-    for (int j = 0; j < nr; j++) c[r * ldc + j] = first ? tile[r * NR + j] : c[r * ldc + j] + tile[r * NR + j];
-#endif
+  storeTile<MR, NR>(tile, c, ldc, mr, nr);
 }
 
+// AVX-512: 8×32, sixteen 16-lane accumulators; edge tiles by masked loads and stores.
+template <bool Fused>
+__attribute__((target("avx512f"))) void avx512Kernel(int kc, const float* ap, const float* bp, float* c, std::ptrdiff_t ldc,
+                                                     bool first, int mr, int nr) {
+  constexpr int MR = 8;
+  const int n0 = nr < 16 ? nr : 16;
+  const int n1 = nr - n0;
+  const __mmask16 m0 = static_cast<__mmask16>(n0 >= 16 ? 0xffffu : ((1u << n0) - 1u));
+  const __mmask16 m1 = static_cast<__mmask16>(n1 >= 16 ? 0xffffu : ((1u << n1) - 1u));
+  __m512 c0[MR], c1[MR];
+#pragma GCC unroll 8
+  for (int r = 0; r < MR; r++) {
+    if (first || r >= mr) {
+      c0[r] = c1[r] = _mm512_setzero_ps();
+    } else {
+      c0[r] = _mm512_maskz_loadu_ps(m0, c + r * ldc);
+      c1[r] = _mm512_maskz_loadu_ps(m1, c + r * ldc + 16);
+    }
+  }
+  for (int p = 0; p < kc; p++) {
+    const __m512 b0 = _mm512_load_ps(bp);
+    const __m512 b1 = _mm512_load_ps(bp + 16);
+#pragma GCC unroll 8
+    for (int r = 0; r < MR; r++) {
+      const __m512 av = _mm512_set1_ps(ap[r]);
+      if constexpr (Fused) {
+        c0[r] = _mm512_fmadd_ps(av, b0, c0[r]);
+        c1[r] = _mm512_fmadd_ps(av, b1, c1[r]);
+      } else {
+        c0[r] = _mm512_add_ps(c0[r], _mm512_mul_ps(av, b0));
+        c1[r] = _mm512_add_ps(c1[r], _mm512_mul_ps(av, b1));
+      }
+    }
+    ap += MR;
+    bp += 32;
+  }
+#pragma GCC unroll 8
+  for (int r = 0; r < MR; r++) {
+    if (r >= mr) break;
+    _mm512_mask_storeu_ps(c + r * ldc, m0, c0[r]);
+    if (n1 > 0) _mm512_mask_storeu_ps(c + r * ldc + 16, m1, c1[r]);
+  }
+}
+
+#endif
+
 // C[m, n] = op(A) · op(B), C contiguous. Returns false when a packing buffer cannot be allocated.
-bool gemm(const View& a, const View& b, float* c, int m, int k, int n) {
+template <int MR, int NR>
+bool gemm(MicroKernel kernel, const View& a, const View& b, float* c, int m, int k, int n) {
   const int ncMax = n < NC ? n : NC;
   const int kcMax = k < KC ? k : KC;
   const int mcMax = m < MC ? m : MC;
@@ -259,10 +298,10 @@ bool gemm(const View& a, const View& b, float* c, int m, int k, int n) {
     for (int p0 = 0; p0 < k; p0 += KC) {
       const int kc = k - p0 < KC ? k - p0 : KC;
       const bool first = p0 == 0;
-      packB(b, p0, kc, j0, nc, bp);
+      packB<NR>(b, p0, kc, j0, nc, bp);
       for (int i0 = 0; i0 < m; i0 += MC) {
         const int mc = m - i0 < MC ? m - i0 : MC;
-        packA(a, i0, mc, p0, kc, ap);
+        packA<MR>(a, i0, mc, p0, kc, ap);
         for (int jr = 0; jr < nc; jr += NR) {
           const int nr = nc - jr < NR ? nc - jr : NR;
           const float* bPanel = bp + static_cast<std::size_t>(jr / NR) * NR * kc;
@@ -270,13 +309,50 @@ bool gemm(const View& a, const View& b, float* c, int m, int k, int n) {
             const int mr = mc - ir < MR ? mc - ir : MR;
             const float* aPanel = ap + static_cast<std::size_t>(ir / MR) * MR * kc;
             float* cTile = c + static_cast<std::ptrdiff_t>(i0 + ir) * n + j0 + jr;
-            microKernel(kc, aPanel, bPanel, cTile, n, first, mr, nr);
+            kernel(kc, aPanel, bPanel, cTile, n, first, mr, nr);
           }
         }
       }
     }
   }
   return true;
+}
+
+// The instruction sets, best first; `supported` asks the CPU.
+enum Isa { kAvx512 = 0, kAvx = 1, kPortable = 2 };
+const char* const kIsaNames[] = {"avx512f", "avx2", "portable"};
+
+bool supported(int isa) {
+#if defined(SACCADE_X86)
+  __builtin_cpu_init();
+  if (isa == kAvx512) return __builtin_cpu_supports("avx512f");
+  if (isa == kAvx) return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+#endif
+  return isa == kPortable;
+}
+
+int bestIsa() {
+  for (int isa : {kAvx512, kAvx, kPortable})
+    if (supported(isa)) return isa;
+  return kPortable;
+}
+
+// This thread's settings (configure()): the instruction set and the mode.
+thread_local int threadIsa = -1;
+thread_local bool threadFused = false;
+
+bool run(const View& a, const View& b, float* c, int m, int k, int n) {
+  if (threadIsa < 0) threadIsa = bestIsa();
+  switch (threadIsa) {
+#if defined(SACCADE_X86)
+    case kAvx512:
+      return gemm<8, 32>(threadFused ? avx512Kernel<true> : avx512Kernel<false>, a, b, c, m, k, n);
+    case kAvx:
+      return gemm<6, 16>(threadFused ? avxKernel<true> : avxKernel<false>, a, b, c, m, k, n);
+#endif
+    default:
+      return gemm<4, 8>(threadFused ? portableKernel<true> : portableKernel<false>, a, b, c, m, k, n);
+  }
 }
 
 napi_value fail(napi_env env, const char* message) {
@@ -364,9 +440,67 @@ napi_value BatchMatMul(napi_env env, napi_callback_info info) {
     const View av{aItem, transposeA ? 1 : K, transposeA ? M : 1};
     // op(B)(p, j): B is [k, n] → p*n + j; transposed B is [n, k] → j*k + p.
     const View bv{bItem, transposeB ? 1 : N, transposeB ? K : 1};
-    if (!gemm(av, bv, c + item * static_cast<std::int64_t>(M) * N, M, K, N)) return fail(env, "batchMatMul: out of memory for packing buffers");
+    if (!run(av, bv, c + item * static_cast<std::int64_t>(M) * N, M, K, N)) return fail(env, "batchMatMul: out of memory for packing buffers");
   }
   return nullptr;
+}
+
+napi_value stringValue(napi_env env, const char* text) {
+  napi_value value = nullptr;
+  napi_create_string_utf8(env, text, NAPI_AUTO_LENGTH, &value);
+  return value;
+}
+
+// configure(isa?: string, fused?: boolean): this thread's instruction set (one of isas(); the best
+// the CPU supports when omitted or empty) and mode. Throws on an instruction set this CPU lacks.
+napi_value Configure(napi_env env, napi_callback_info info) {
+  std::size_t argc = 2;
+  napi_value argv[2];
+  if (napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr) != napi_ok) return fail(env, "configure: bad call");
+  int isa = bestIsa();
+  if (argc >= 1) {
+    napi_valuetype type;
+    napi_typeof(env, argv[0], &type);
+    if (type == napi_string) {
+      char name[32] = {0};
+      std::size_t length = 0;
+      napi_get_value_string_utf8(env, argv[0], name, sizeof(name), &length);
+      if (length > 0) {
+        isa = -1;
+        for (int i = 0; i < 3; i++)
+          if (std::strcmp(name, kIsaNames[i]) == 0) isa = i;
+        if (isa < 0) return fail(env, "configure: instruction set must be avx512f, avx2 or portable");
+        if (!supported(isa)) return fail(env, "configure: this CPU does not support that instruction set");
+      }
+    } else if (type != napi_undefined && type != napi_null) {
+      return fail(env, "configure: instruction set must be a string");
+    }
+  }
+  bool fused = false;
+  if (argc >= 2) {
+    napi_value v;
+    if (napi_coerce_to_bool(env, argv[1], &v) != napi_ok) return fail(env, "configure: bad fused flag");
+    napi_get_value_bool(env, v, &fused);
+  }
+  threadIsa = isa;
+  threadFused = fused;
+  return stringValue(env, kIsaNames[isa]);
+}
+
+// settings(): { isa, fused, isas } for this thread; isas lists what this CPU supports, best first.
+napi_value Settings(napi_env env, napi_callback_info) {
+  if (threadIsa < 0) threadIsa = bestIsa();
+  napi_value result, fused, isas;
+  if (napi_create_object(env, &result) != napi_ok) return nullptr;
+  napi_set_named_property(env, result, "isa", stringValue(env, kIsaNames[threadIsa]));
+  napi_get_boolean(env, threadFused, &fused);
+  napi_set_named_property(env, result, "fused", fused);
+  napi_create_array(env, &isas);
+  std::uint32_t count = 0;
+  for (int isa : {kAvx512, kAvx, kPortable})
+    if (supported(isa)) napi_set_element(env, isas, count++, stringValue(env, kIsaNames[isa]));
+  napi_set_named_property(env, result, "isas", isas);
+  return result;
 }
 
 // stats(): { calls, threads } over the whole process (every thread's products), to check that
@@ -381,17 +515,17 @@ napi_value Stats(napi_env env, napi_callback_info) {
   return result;
 }
 
+bool exportFunction(napi_env env, napi_value exports, const char* name, napi_callback callback) {
+  napi_value fn;
+  if (napi_create_function(env, name, NAPI_AUTO_LENGTH, callback, nullptr, &fn) != napi_ok) return false;
+  return napi_set_named_property(env, exports, name, fn) == napi_ok;
+}
+
 }  // namespace
 
 NAPI_MODULE_INIT() {
-  napi_value stats;
-  if (napi_create_function(env, "stats", NAPI_AUTO_LENGTH, Stats, nullptr, &stats) != napi_ok) return nullptr;
-  if (napi_set_named_property(env, exports, "stats", stats) != napi_ok) return nullptr;
-  napi_value fn;
-  if (napi_create_function(env, "batchMatMul", NAPI_AUTO_LENGTH, BatchMatMul, nullptr, &fn) != napi_ok) return nullptr;
-  if (napi_set_named_property(env, exports, "batchMatMul", fn) != napi_ok) return nullptr;
-  napi_value isa;
-  if (napi_create_string_utf8(env, kIsa, NAPI_AUTO_LENGTH, &isa) != napi_ok) return nullptr;
-  if (napi_set_named_property(env, exports, "isa", isa) != napi_ok) return nullptr;
+  if (!exportFunction(env, exports, "batchMatMul", BatchMatMul) || !exportFunction(env, exports, "configure", Configure) ||
+      !exportFunction(env, exports, "settings", Settings) || !exportFunction(env, exports, "stats", Stats))
+    return nullptr;
   return exports;
 }

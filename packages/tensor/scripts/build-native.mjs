@@ -1,10 +1,13 @@
 #!/usr/bin/env node
-// Compiles Saccade's opt-in native product (native/matmul.cc, an N-API addon) with g++ directly
-// into dist/matmul.node: `g++ -O3 -march=native -std=c++17 -shared -fPIC -I<node include>`.
+// Compiles Saccade's native product (native/matmul.cc, an N-API addon) with g++ directly into
+// dist/matmul.node: `g++ -O3 -ffp-contract=off -std=c++17 -shared -fPIC -I<node include>`.
 // Runs after build-wasm in `pnpm build`. Optional: when g++ or Node's headers are missing, or the
-// compile fails, it prints one line saying why and exits 0 — the package works without the addon
-// (it is only loaded when SACCADE_NATIVE_MATMUL=1, see src/kernels/native-matmul.ts).
-// -march=native: the addon is built for the machine that builds it (AVX-512, AVX2 or scalar).
+// compile fails, it prints one line saying why and exits 0 — the package works without the addon,
+// with the same floats, only slower (see src/kernels/native-matmul.ts).
+// No -march: the file is built for baseline x86-64 (or the host's baseline elsewhere) and each
+// kernel for its own instruction set, chosen when the addon loads (AVX-512, AVX2 or portable), so
+// a built addon runs on any machine of its architecture. -ffp-contract=off keeps the exact mode's
+// products and sums apart (no fused multiply-add the wasm route does not do).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -39,7 +42,7 @@ export function buildNative({ onlyIfStale = false } = {}) {
   const include = nodeIncludeDir();
   if (!include) return { built: false, reason: "Node's headers (node_api.h) not found next to node or under `npm config get nodedir`" };
   mkdirSync(dirname(output), { recursive: true });
-  const args = ['-O3', '-march=native', '-std=c++17', '-shared', '-fPIC', `-I${include}`, source, '-o', output];
+  const args = ['-O3', '-ffp-contract=off', '-std=c++17', '-shared', '-fPIC', `-I${include}`, source, '-o', output];
   const result = spawnSync('g++', args, { encoding: 'utf8' });
   if (result.error || result.status !== 0) {
     const detail = (result.stderr || result.error?.message || '').split('\n').find((line) => line.includes('error')) ?? `exit ${result.status}`;

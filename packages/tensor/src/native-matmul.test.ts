@@ -4,14 +4,31 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildNative } from '../scripts/build-native.mjs';
 import { tf } from './index.js';
 import { expectNoLeak, initWasm, randomTensor } from '../test/compare-backends.js';
-import { nativeMatMulPath, nativeMatMulStatus, setNativeMatMulEnabled } from './kernels/native-matmul.js';
+import {
+  nativeMatMulMode,
+  nativeMatMulPath,
+  nativeMatMulStatus,
+  setNativeMatMulEnabled,
+  setNativeMatMulOptions,
+  type NativeMatMulIsa,
+} from './kernels/native-matmul.js';
 
 // The addon is optional: built here when dist/ lacks it (or it is older than native/matmul.cc);
 // without g++ or Node's headers the file is skipped, with the reason in the test name.
 const build = buildNative({ onlyIfStale: true });
 const skipReason = build.built ? '' : ` (skipped: ${build.reason})`;
 
-/** max |x − y| / max |y|: the products are float32 sums in a different order (and with FMA). */
+/** How many elements differ, compared as float32 bit patterns (NaN and signed zero included). */
+function differingBits(actual: Float32Array, expected: Float32Array): number {
+  expect(actual.length).toBe(expected.length);
+  const x = new Uint32Array(actual.buffer, actual.byteOffset, actual.length);
+  const y = new Uint32Array(expected.buffer, expected.byteOffset, expected.length);
+  let count = 0;
+  for (let i = 0; i < y.length; i++) if (x[i] !== y[i]) count++;
+  return count;
+}
+
+/** max |x − y| / max |y|. */
 function relativeDifference(actual: ArrayLike<number>, expected: ArrayLike<number>): number {
   expect(actual.length).toBe(expected.length);
   let difference = 0;
@@ -26,16 +43,15 @@ function relativeDifference(actual: ArrayLike<number>, expected: ArrayLike<numbe
   return difference / (scale || 1);
 }
 
-/** The outputs of fn, read back, on the native route and on today's route (XNNPACK and SIMD). */
-function bothRoutes(fn: () => tf.Tensor[]): { native: Float32Array[]; wasm: Float32Array[] } {
-  const run = (native: boolean): Float32Array[] => {
-    setNativeMatMulEnabled(native);
-    const outputs = tf.tidy(fn);
-    const values = outputs.map((output) => Float32Array.from(output.dataSync()));
-    tf.dispose(outputs);
-    return values;
-  };
-  return { native: run(true), wasm: run(false) };
+/** The outputs of fn, read back, with the native product off or in the given settings. */
+function outputs(fn: () => tf.Tensor[], native: false | { isa?: NativeMatMulIsa; fused?: boolean }): Float32Array[] {
+  setNativeMatMulEnabled(native !== false);
+  if (native) setNativeMatMulOptions(native);
+  const results = tf.tidy(fn);
+  const values = results.map((output) => Float32Array.from(output.dataSync()));
+  tf.dispose(results);
+  setNativeMatMulOptions({});
+  return values;
 }
 
 // [a shape, b shape, transposeA, transposeB]
@@ -51,24 +67,34 @@ const cases: Array<[number[], number[], boolean, boolean]> = [
   [[1, 31, 17], [4, 17, 23], false, false],
   [[4, 31, 17], [1, 23, 17], false, true],
   [[4, 17, 31], [17, 23], true, false],
+  // Depths past one depth block (256), plain and transposed: the running sum carries across blocks.
+  [[9, 1000], [1000, 7], false, false],
+  [[700, 33], [700, 41], true, false],
 ];
 
 describe.skipIf(!build.built)(`the native BatchMatMul (SACCADE_NATIVE_MATMUL)${skipReason}`, () => {
   beforeAll(async () => {
     await initWasm();
     setNativeMatMulEnabled(true);
+    cpuIsas = nativeMatMulStatus().isas ?? [];
   });
-  afterAll(() => setNativeMatMulEnabled(process.env.SACCADE_NATIVE_MATMUL === '1'));
+  afterAll(() => setNativeMatMulEnabled(nativeMatMulMode(process.env.SACCADE_NATIVE_MATMUL) !== 'off'));
 
-  it('loads when enabled, takes the products, and is off by default', () => {
+  // Every instruction set this CPU has: AVX-512, AVX2 and the portable kernel on an AVX-512 machine.
+  let cpuIsas: NativeMatMulIsa[] = [];
+  const isas = (): NativeMatMulIsa[] => cpuIsas;
+
+  it('is on by default, takes the products, and turns off', () => {
     const addon = createRequire(import.meta.url)(nativeMatMulPath()) as { stats(): { calls: number } };
     const product = (): void => {
       const c = tf.tidy(() => tf.matMul(tf.ones([5, 7]), tf.ones([7, 3])));
       c.dataSync();
       c.dispose();
     };
+    expect(nativeMatMulMode(undefined)).toBe('exact');
     setNativeMatMulEnabled(true);
-    expect(nativeMatMulStatus()).toMatchObject({ available: true });
+    expect(nativeMatMulStatus()).toMatchObject({ available: true, fused: false });
+    expect(isas()).toContain('portable');
     let calls = addon.stats().calls;
     product();
     expect(addon.stats().calls).toBe(calls + 1);
@@ -76,30 +102,54 @@ describe.skipIf(!build.built)(`the native BatchMatMul (SACCADE_NATIVE_MATMUL)${s
     calls = addon.stats().calls;
     product();
     expect(addon.stats().calls).toBe(calls);
-    setNativeMatMulEnabled(false);
     expect(nativeMatMulStatus().available).toBe(false);
   });
 
+  it('reads SACCADE_NATIVE_MATMUL and refuses a value it does not know', () => {
+    expect(nativeMatMulMode('1')).toBe('exact');
+    expect(nativeMatMulMode('exact')).toBe('exact');
+    expect(nativeMatMulMode('fused')).toBe('fused');
+    expect(nativeMatMulMode('0')).toBe('off');
+    expect(nativeMatMulMode('off')).toBe('off');
+    expect(() => nativeMatMulMode('yes')).toThrow('SACCADE_NATIVE_MATMUL must be 1, exact, fused, 0 or off (unset: exact); got "yes"');
+  });
+
+  it('refuses an instruction set it does not know', () => {
+    setNativeMatMulEnabled(true);
+    expect(() => setNativeMatMulOptions({ isa: 'sse9' as NativeMatMulIsa })).toThrow('instruction set must be avx512f, avx2 or portable');
+    expect(nativeMatMulStatus()).toMatchObject({ available: true, isa: isas()[0], fused: false });
+  });
+
   for (const [aShape, bShape, transposeA, transposeB] of cases) {
-    it(`matMul ${JSON.stringify(aShape)} · ${JSON.stringify(bShape)}, transposeA ${transposeA}, transposeB ${transposeB}: same as the wasm route`, () => {
+    it(`matMul ${JSON.stringify(aShape)} · ${JSON.stringify(bShape)}, transposeA ${transposeA}, transposeB ${transposeB}: the wasm route's floats on every instruction set`, () => {
       const a = randomTensor(aShape, 3 + aShape.length);
       const b = randomTensor(bShape, 7 + bShape.length);
-      const { native, wasm } = bothRoutes(() => [tf.matMul(a, b, transposeA, transposeB)]);
-      expect(relativeDifference(native[0] ?? [], wasm[0] ?? [])).toBeLessThanOrEqual(1e-5);
+      const fn = (): tf.Tensor[] => [tf.matMul(a, b, transposeA, transposeB)];
+      const wasm = outputs(fn, false)[0] ?? new Float32Array();
+      const fused: Float32Array[] = [];
+      expect(isas().length).toBeGreaterThan(0);
+      for (const isa of isas()) {
+        expect(differingBits(outputs(fn, { isa })[0] ?? new Float32Array(), wasm), isa).toBe(0);
+        fused.push(outputs(fn, { isa, fused: true })[0] ?? new Float32Array());
+      }
+      // Fused: one rounding a step, so not the wasm route's floats, but the same on every set.
+      expect(relativeDifference(fused[0] ?? [], wasm)).toBeLessThanOrEqual(1e-5);
+      for (const other of fused.slice(1)) expect(differingBits(other, fused[0] ?? new Float32Array())).toBe(0);
       setNativeMatMulEnabled(true);
-      expectNoLeak(() => [tf.matMul(a, b, transposeA, transposeB)], 5);
+      expectNoLeak(fn, 5);
       tf.dispose([a, b]);
     });
   }
 
-  it('gives the same gradients through tf.matMul', () => {
+  it('gives the wasm route\'s gradients through tf.matMul, bit for bit', () => {
     const a = randomTensor([3, 45, 70], 11);
     const b = randomTensor([3, 70, 33], 12);
     const w = randomTensor([3, 45, 33], 13);
     const f = (x: tf.Tensor, y: tf.Tensor): tf.Tensor => tf.sum(tf.mul(tf.matMul(x, y), w));
-    const { native, wasm } = bothRoutes(() => tf.grads(f)([a, b]));
+    const wasm = outputs(() => tf.grads(f)([a, b]), false);
+    const native = outputs(() => tf.grads(f)([a, b]), {});
     expect(native).toHaveLength(2);
-    for (let i = 0; i < 2; i++) expect(relativeDifference(native[i] ?? [], wasm[i] ?? [])).toBeLessThanOrEqual(1e-5);
+    for (let i = 0; i < 2; i++) expect(differingBits(native[i] ?? new Float32Array(), wasm[i] ?? new Float32Array())).toBe(0);
     setNativeMatMulEnabled(true);
     expectNoLeak(() => tf.grads(f)([a, b]), 5);
     tf.dispose([a, b, w]);

@@ -13,7 +13,7 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { backendInfo, initTensor, wasmKernelConfigs } from '@saccade/tensor';
+import { backendInfo, initTensor, nativeMatMulStatus, wasmKernelConfigs } from '@saccade/tensor';
 import * as tf from '@tensorflow/tfjs-core';
 import { applyChatTemplate, bannedTokenIds, createAdamOptimizer, createRandom, DataParallel, imageTokenCount, VisionLanguageModel } from '@saccade/models';
 import { countTargets, maskedCrossEntropy, sftLossReference, sftStep } from '@saccade/trainers';
@@ -321,6 +321,8 @@ async function throughput() {
     backend: backendInfo()?.name ?? tf.getBackend(),
     // Which of @saccade/tensor's wasm kernel fixes this build has (to tell builds apart in comparisons).
     wasmKernels: wasmKernelConfigs.map((kernel) => kernel.kernelName),
+    // The native products (SACCADE_NATIVE_MATMUL): { available, isa, fused } or why not.
+    nativeMatMul: nativeMatMulStatus(),
     preset,
     parameters: model.parameterCount,
     config,

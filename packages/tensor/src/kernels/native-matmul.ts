@@ -5,16 +5,21 @@ import type { WasmBackend } from './wasm-backend.js';
 import type { SimdProduct } from './simd-kernels.js';
 
 /**
- * Saccade's opt-in native product (native/matmul.cc): an N-API addon compiled with g++ -O3
- * -march=native when the package builds (scripts/build-native.mjs, into dist/matmul.node), with a
- * register-blocked AVX-512 FMA kernel (AVX2 FMA or scalar on other machines). It computes the same
- * products as the SIMD kernel's `batchMatMul` in place on the wasm backend's heap: the heap is an
- * ordinary ArrayBuffer, taken fresh on every call because it is replaced when the memory grows.
+ * Saccade's native product (native/matmul.cc): an N-API addon compiled with g++ when the package
+ * builds (scripts/build-native.mjs, into dist/matmul.node), with register-blocked AVX-512, AVX2
+ * and portable kernels chosen when it loads, by what the CPU supports. It computes the products
+ * of the SIMD kernel's `batchMatMul` in place on the wasm backend's heap (an ordinary
+ * ArrayBuffer, taken fresh on every call because it is replaced when the memory grows) and, in
+ * its default exact mode, gives the wasm route's floats bit for bit: each output is the sum of
+ * its products in order of depth, every product and sum rounded to float32, as the SIMD kernel
+ * and XNNPACK's wasm kernels add them. So taking the native route changes how fast a run goes,
+ * never what it computes.
  *
- * Off by default: loaded only when `SACCADE_NATIVE_MATMUL=1` (read once per thread; worker threads
- * inherit the environment, and each loads the addon for itself). Then every float32 product that
- * BatchMatMul's fast path takes runs on it; without the addon, or with the variable unset, the
- * products run exactly as before (XNNPACK and the SIMD kernel).
+ * On wherever the addon was built. `SACCADE_NATIVE_MATMUL` (read once per thread; worker threads
+ * inherit the environment and each loads the addon for itself): unset, `1` or `exact` — on, exact;
+ * `fused` — on, one fused multiply-add a step (faster, the same floats on every instruction set,
+ * but not the wasm route's); `0` or `off` — off: every product on XNNPACK and the SIMD kernel.
+ * Without the addon (no g++ where the package was built) the products run on the wasm route.
  */
 export const nativeMatMulFile = 'matmul.node';
 
@@ -33,13 +38,35 @@ type NativeBatchMatMul = (
   strideB: number,
 ) => void;
 
+/** The addon's instruction sets, best first. */
+export type NativeMatMulIsa = 'avx512f' | 'avx2' | 'portable';
+
+interface NativeSettings {
+  isa: NativeMatMulIsa;
+  fused: boolean;
+  /** What this CPU supports, best first. */
+  isas: NativeMatMulIsa[];
+}
+
 interface NativeAddon {
   batchMatMul: NativeBatchMatMul;
-  isa: string;
+  configure(isa: string | undefined, fused: boolean): string;
+  settings(): NativeSettings;
+}
+
+type Mode = 'off' | 'exact' | 'fused';
+
+/** The mode SACCADE_NATIVE_MATMUL asks for; a value it does not know is an error, not "off". */
+export function nativeMatMulMode(value: string | undefined): Mode {
+  if (value === undefined || value === '' || value === '1' || value === 'exact') return 'exact';
+  if (value === '0' || value === 'off') return 'off';
+  if (value === 'fused') return 'fused';
+  throw new Error(`SACCADE_NATIVE_MATMUL must be 1, exact, fused, 0 or off (unset: exact); got ${JSON.stringify(value)}`);
 }
 
 const requireFromHere = createRequire(import.meta.url);
-let enabled = process.env.SACCADE_NATIVE_MATMUL === '1';
+const mode = nativeMatMulMode(process.env.SACCADE_NATIVE_MATMUL);
+let enabled = mode !== 'off';
 let addon: NativeAddon | null | undefined;
 let loadError: string | undefined;
 
@@ -57,15 +84,17 @@ export function setNativeMatMulEnabled(value: boolean): void {
   enabled = value;
 }
 
-function loaded(): NativeAddon | undefined {
-  if (!enabled) return undefined;
+function load(): NativeAddon | undefined {
   if (addon !== undefined) return addon ?? undefined;
   addon = null;
   try {
     const file = nativeMatMulPath();
-    if (!existsSync(file)) throw new Error(`${file} is missing: build @saccade/tensor (needs g++ and Node's headers)`);
+    if (!existsSync(file)) throw new Error(`${file} is missing: build @saccade/tensor with g++ and Node's headers to get it`);
     const module = requireFromHere(file) as Partial<NativeAddon>;
-    if (typeof module.batchMatMul !== 'function') throw new Error(`${file} does not export batchMatMul`);
+    if (typeof module.batchMatMul !== 'function' || typeof module.configure !== 'function') {
+      throw new Error(`${file} is from an older build (no configure): rebuild @saccade/tensor`);
+    }
+    module.configure(undefined, mode === 'fused');
     addon = module as NativeAddon;
   } catch (error) {
     loadError = error instanceof Error ? error.message : String(error);
@@ -73,14 +102,29 @@ function loaded(): NativeAddon | undefined {
   return addon ?? undefined;
 }
 
+function loaded(): NativeAddon | undefined {
+  return enabled ? load() : undefined;
+}
+
+/**
+ * This thread's instruction set (one the CPU supports; the best when omitted) and mode: only to
+ * measure or compare kernels. Throws when the addon is missing or the CPU lacks the set.
+ */
+export function setNativeMatMulOptions(options: { isa?: NativeMatMulIsa; fused?: boolean }): void {
+  const native = load();
+  if (!native) throw new Error(`the native product is not available: ${loadError ?? 'unknown reason'}`);
+  native.configure(options.isa, options.fused ?? false);
+}
+
 /**
  * Whether the native product is in use on this thread, and why not if not; `isa` is the
- * instruction set it was compiled for (avx512f, avx2-fma or scalar).
+ * instruction set its kernels run with, `fused` whether it is in fused mode, `isas` what this CPU
+ * supports.
  */
-export function nativeMatMulStatus(): { available: boolean; reason?: string; isa?: string } {
-  if (!enabled) return { available: false, reason: 'off: set SACCADE_NATIVE_MATMUL=1 to use it' };
+export function nativeMatMulStatus(): { available: boolean; reason?: string } & Partial<NativeSettings> {
+  if (!enabled) return { available: false, reason: 'off: SACCADE_NATIVE_MATMUL=0 or setNativeMatMulEnabled(false)' };
   const native = loaded();
-  return native ? { available: true, isa: native.isa } : { available: false, reason: loadError ?? 'unavailable' };
+  return native ? { available: true, ...native.settings() } : { available: false, reason: loadError ?? 'unavailable' };
 }
 
 /** Whether BatchMatMul should take the native route (enabled and loaded on this thread). */
