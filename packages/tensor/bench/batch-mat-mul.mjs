@@ -1,11 +1,21 @@
 #!/usr/bin/env node
-// Benchmark of Saccade's SIMD kernels (AssemblyScript, assembly/simd-kernels.ts) against the
-// routes they replace, on the shapes of the small preset's training step (batch 32, 4 heads of
+// Benchmark of Saccade's SIMD kernels (AssemblyScript, assembly/simd-kernels.ts) and native
+// products (native/matmul.cc: exact and fused, where built) against the routes they replace, on the shapes of the small preset's training step (batch 32, 4 heads of
 // 32, 148 positions; 64 image positions in the encoder; 4,736 token rows). Imports the BUILT dist. Variants are
 // interleaved within each repetition, so they see the same load on a shared machine; the JSON
 // gives the median per variant. Usage: node bench/batch-mat-mul.mjs [--repeats N]
 import os from 'node:os';
-import { initTensor, registerWasmKernels, setSimdKernelsEnabled, simdKernelsStatus, tf, unregisterWasmKernels } from '../dist/index.js';
+import {
+  initTensor,
+  nativeMatMulStatus,
+  registerWasmKernels,
+  setNativeMatMulEnabled,
+  setNativeMatMulOptions,
+  setSimdKernelsEnabled,
+  simdKernelsStatus,
+  tf,
+  unregisterWasmKernels,
+} from '../dist/index.js';
 
 const repeatsIndex = process.argv.indexOf('--repeats');
 const repeats = repeatsIndex >= 0 ? Number(process.argv[repeatsIndex + 1]) : 7;
@@ -16,17 +26,38 @@ const variants = {
   stock: () => {
     unregisterWasmKernels();
     setSimdKernelsEnabled(false);
+    setNativeMatMulEnabled(false);
   },
   // Saccade's previous route: XNNPACK once per batch item on heap views (transposes first).
   xnnpackPerItem: () => {
     registerWasmKernels();
     setSimdKernelsEnabled(false);
+    setNativeMatMulEnabled(false);
   },
+  // The wasm route (SACCADE_NATIVE_MATMUL=0): the SIMD kernel, XNNPACK for plain 2-D products.
   simd: () => {
     registerWasmKernels();
     setSimdKernelsEnabled(true);
+    setNativeMatMulEnabled(false);
   },
 };
+// The native product (native/matmul.cc), where it was built: exact (the default: the wasm route's
+// floats) and fused (one FMA a step), on the best instruction set the CPU has.
+const native = nativeMatMulStatus();
+if (native.available) {
+  variants.nativeExact = () => {
+    registerWasmKernels();
+    setSimdKernelsEnabled(true);
+    setNativeMatMulEnabled(true);
+    setNativeMatMulOptions({ fused: false });
+  };
+  variants.nativeFused = () => {
+    registerWasmKernels();
+    setSimdKernelsEnabled(true);
+    setNativeMatMulEnabled(true);
+    setNativeMatMulOptions({ fused: true });
+  };
+}
 
 const products = [
   { name: 'scores QKᵀ', a: [128, 148, 32], b: [128, 148, 32], transposeA: false, transposeB: true },
@@ -44,6 +75,11 @@ const products = [
   { name: 'weight gradient MLP down [4736,512]ᵀ·[4736,128]', skipStock: true, a: [4736, 512], b: [4736, 128], transposeA: true, transposeB: false },
   { name: 'weight gradient qkv [4736,128]ᵀ·[4736,384]', skipStock: true, a: [4736, 128], b: [4736, 384], transposeA: true, transposeB: false },
   { name: 'weight gradient grid [512,640]ᵀ·[512,128]', a: [512, 640], b: [512, 128], transposeA: true, transposeB: false },
+  // Forward products x·W (XNNPACK on the wasm route), and the input gradient dy·Wᵀ.
+  { name: 'MLP up [4736,128]·[128,512]', skipStock: true, a: [4736, 128], b: [128, 512], transposeA: false, transposeB: false },
+  { name: 'MLP down [4736,512]·[512,128]', skipStock: true, a: [4736, 512], b: [512, 128], transposeA: false, transposeB: false },
+  { name: 'qkv [4736,128]·[128,384]', skipStock: true, a: [4736, 128], b: [128, 384], transposeA: false, transposeB: false },
+  { name: 'input gradient MLP up [4736,512]·[128,512]ᵀ', skipStock: true, a: [4736, 512], b: [128, 512], transposeA: false, transposeB: true },
 ];
 const elementwise = [
   { name: 'bias gradient Σ rows [4736, 512]', shape: [4736, 512], run: (x) => tf.sum(x, 0) },
@@ -94,7 +130,7 @@ const cases = [
 for (let repeat = 0; repeat < repeats; repeat++) {
   for (const testCase of cases) {
     for (const [variant, use] of Object.entries(variants)) {
-      if (testCase.kind === 'elementwise' && variant === 'xnnpackPerItem') continue;
+      if (testCase.kind === 'elementwise' && (variant === 'xnnpackPerItem' || variant.startsWith('native'))) continue;
       if (testCase.product.skipStock && variant === 'stock') continue;
       use();
       (testCase.times[variant] ??= []).push(medianMs(testCase.run, 3));
@@ -102,11 +138,14 @@ for (let repeat = 0; repeat < repeats; repeat++) {
   }
 }
 variants.simd();
+if (native.available) setNativeMatMulOptions({});
+setNativeMatMulEnabled(native.available);
 
 const result = {
   date: new Date().toISOString(),
   machine: { cpu: os.cpus()[0]?.model, cores: os.cpus().length, loadAverage: os.loadavg().map((value) => round(value)), node: process.version },
   simdKernels: simdKernelsStatus(),
+  nativeMatMul: native,
   repeats,
   note: 'median over repeats of the median of 3 runs; variants interleaved; GFLOP/s = 2·batch·m·k·n / time',
   batchMatMul: cases
@@ -120,6 +159,7 @@ const result = {
       ms: Object.fromEntries(Object.entries(times).map(([variant, values]) => [variant, round(median(values))])),
       gflops: Object.fromEntries(Object.entries(times).map(([variant, values]) => [variant, round(flop / median(values) / 1e6)])),
       speedUpOverXnnpackPerItem: round(median(times.xnnpackPerItem) / median(times.simd)),
+      ...(times.nativeExact ? { nativeExactOverSimd: round(median(times.simd) / median(times.nativeExact)) } : {}),
     })),
   elementwise: cases
     .filter((testCase) => testCase.kind === 'elementwise')
