@@ -3,7 +3,7 @@ export { initTensor, getTf, backendInfo, type BackendInfo, type InitTensorOption
 export { TensorBackendError, type BackendAttempt, type BackendName } from './tensor-backend-error.js';
 export { registerWasmKernels, unregisterWasmKernels, wasmKernelConfigs } from './register-wasm-kernels.js';
 export { setSimdKernelsEnabled, simdKernelsStatus } from './kernels/simd-kernels.js';
-export { nativeMatMulStatus, setNativeMatMulEnabled, setNativeMatMulOptions, type NativeMatMulIsa } from './kernels/native-matmul.js';
+export { describeNativeMatMul, nativeMatMulStatus, setNativeMatMulEnabled, setNativeMatMulOptions, type NativeMatMulIsa } from './kernels/native-matmul.js';
 export { maskedSum, type MaskedReduceOptions } from './masked-sum.js';
 export { maskedMean } from './masked-mean.js';
 export { maskedWhiten, type MaskedWhitenOptions } from './masked-whiten.js';

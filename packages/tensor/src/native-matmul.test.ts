@@ -5,6 +5,7 @@ import { buildNative } from '../scripts/build-native.mjs';
 import { tf } from './index.js';
 import { expectNoLeak, initWasm, randomTensor } from '../test/compare-backends.js';
 import {
+  describeNativeMatMul,
   nativeMatMulMode,
   nativeMatMulPath,
   nativeMatMulStatus,
@@ -112,6 +113,18 @@ describe.skipIf(!build.built)(`the native BatchMatMul (SACCADE_NATIVE_MATMUL)${s
     expect(nativeMatMulMode('0')).toBe('off');
     expect(nativeMatMulMode('off')).toBe('off');
     expect(() => nativeMatMulMode('yes')).toThrow('SACCADE_NATIVE_MATMUL must be 1, exact, fused, 0 or off (unset: exact); got "yes"');
+  });
+
+  it('says in one line which route the products take', () => {
+    setNativeMatMulEnabled(true);
+    setNativeMatMulOptions({ isa: 'portable' });
+    expect(describeNativeMatMul()).toBe('products native (portable, exact)');
+    setNativeMatMulOptions({ isa: 'portable', fused: true });
+    expect(describeNativeMatMul()).toBe('products native (portable, fused)');
+    setNativeMatMulOptions({});
+    setNativeMatMulEnabled(false);
+    expect(describeNativeMatMul()).toBe('products on wasm (off: SACCADE_NATIVE_MATMUL=0 or setNativeMatMulEnabled(false))');
+    setNativeMatMulEnabled(true);
   });
 
   it('refuses an instruction set it does not know', () => {

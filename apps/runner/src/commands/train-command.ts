@@ -1,6 +1,6 @@
 import { explainBackendFailure } from '../backend-failure';
 import type { RunEvent } from '@saccade/spec';
-import { backendInfo, initTensor } from '@saccade/tensor';
+import { backendInfo, describeNativeMatMul, initTensor } from '@saccade/tensor';
 import { Command } from 'commander';
 import { listTools, makeEnv } from '@saccade/core';
 import { GroundingFileError, sftDemonstrations, type SftDemonstrations } from '@saccade/datagen';
@@ -206,7 +206,7 @@ export function trainCommand(output: Output, setExitCode: (code: number) => void
       const startStep = setup.resumeFrom?.step ?? 0;
       if (flags.resume !== undefined) folder.truncateAfter(startStep);
       output.log(
-        `${flags.resume === undefined ? 'run' : `resuming at step ${startStep}`} ${folder.path}: ${config.env.id}, ${config.model.preset} model (${model.parameterCount.toLocaleString('en-US')} parameters), backend ${backend?.name ?? '?'}`,
+        `${flags.resume === undefined ? 'run' : `resuming at step ${startStep}`} ${folder.path}: ${config.env.id}, ${config.model.preset} model (${model.parameterCount.toLocaleString('en-US')} parameters), backend ${backend?.name ?? '?'}${backend?.name === 'wasm' ? `, ${describeNativeMatMul()}` : ''}`,
       );
 
       const controller = new AbortController();

@@ -155,3 +155,13 @@ export function runNativeBatchMatMul(backend: WasmBackend, product: SimdProduct)
   );
   return true;
 }
+
+/**
+ * One line for logs: which route this thread's products take on the wasm backend, e.g.
+ * "products native (avx512f, exact)" or "products on wasm (<why the native product is not in use>)".
+ */
+export function describeNativeMatMul(): string {
+  const status = nativeMatMulStatus();
+  if (!status.available) return `products on wasm (${status.reason ?? 'the native product is unavailable'})`;
+  return `products native (${status.isa ?? '?'}, ${status.fused ? 'fused' : 'exact'})`;
+}
