@@ -5,8 +5,7 @@
 // evaluation (what `plots/success-minutes` draws); whether the runs' successes agree at every
 // common step; and when each first reached --threshold. Reads only the run folders.
 // Usage: node apps/runner/bench/run-curves.mjs <run folder> [<run folder> …] [--threshold 0.9]
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readJsonLines, runPaths } from '@saccade/runs';
 
 const args = process.argv.slice(2);
 const thresholdIndex = args.indexOf('--threshold');
@@ -15,27 +14,16 @@ if (!(threshold >= 0 && threshold <= 1)) throw new RangeError(`--threshold must 
 const folders = args.filter((arg, index) => !arg.startsWith('--') && (thresholdIndex < 0 || index !== thresholdIndex + 1));
 if (folders.length === 0) throw new Error('Usage: run-curves.mjs <run folder> [<run folder> …] [--threshold 0.9]');
 
-/** The JSON rows of a JSONL file; a line that does not parse is an error naming the file and line. */
-function readRows(file) {
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((line) => line.trim().length > 0)
-    .map((line, index) => {
-      try {
-        return JSON.parse(line);
-      } catch (error) {
-        throw new Error(`${file}:${index + 1} is not JSON (${error.message})`);
-      }
-    });
-}
-
 const minutes = (from, to) => Math.round(((Date.parse(to) - Date.parse(from)) / 60_000) * 100) / 100;
 
 const runs = folders.map((folder) => {
-  const start = readRows(join(folder, 'events.jsonl')).find((event) => event.type === 'run-start');
-  if (!start) throw new Error(`${folder}/events.jsonl has no run-start event`);
-  const evals = readRows(join(folder, 'metrics.jsonl')).filter((row) => row.kind === 'eval');
-  if (evals.length === 0) throw new Error(`${folder}/metrics.jsonl has no eval rows`);
+  // The run folder's own reader: a torn last line (a run stopped mid-append) is skipped.
+  const paths = runPaths(folder);
+  const start = readJsonLines(paths.events).find((event) => event.type === 'run-start');
+  if (!start) throw new Error(`${paths.events} has no run-start event`);
+  const rows = readJsonLines(paths.metrics);
+  const evals = rows.filter((row) => row.kind === 'eval');
+  if (evals.length === 0) throw new Error(`${paths.metrics} has no eval rows`);
   const curve = evals.map((row) => ({
     step: row.step,
     success: row.success,
@@ -43,14 +31,14 @@ const runs = folders.map((folder) => {
     minutesFromFirstEval: minutes(evals[0].time, row.time),
   }));
   const reached = curve.find((point) => point.success >= threshold) ?? null;
-  const last = readRows(join(folder, 'metrics.jsonl')).at(-1);
+  const last = rows.at(-1);
   return { folder, curve, reached, runMinutes: last?.time ? minutes(start.time, last.time) : null };
 });
 
 // Same held-out success at every step both runs evaluated?
 const [first, ...others] = runs;
+const bySteps = new Map(first.curve.map((point) => [point.step, point.success]));
 const agreement = others.map((run) => {
-  const bySteps = new Map(first.curve.map((point) => [point.step, point.success]));
   const common = run.curve.filter((point) => bySteps.has(point.step));
   const differing = common.filter((point) => bySteps.get(point.step) !== point.success).map((point) => point.step);
   return { folder: run.folder, commonSteps: common.length, differingSteps: differing };
