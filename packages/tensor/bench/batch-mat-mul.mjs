@@ -21,42 +21,30 @@ const repeatsIndex = process.argv.indexOf('--repeats');
 const repeats = repeatsIndex >= 0 ? Number(process.argv[repeatsIndex + 1]) : 7;
 await initTensor({ backend: 'wasm' });
 
+/** Sets which route the products take: Saccade's wasm kernels, its SIMD kernels, the native product and its mode. */
+const route =
+  ({ wasmKernels = true, simd = true, native = false, fused = false }) =>
+  () => {
+    if (wasmKernels) registerWasmKernels();
+    else unregisterWasmKernels();
+    setSimdKernelsEnabled(simd);
+    setNativeMatMulEnabled(native);
+    if (native) setNativeMatMulOptions({ fused });
+  };
 const variants = {
   // The wasm backend's own kernels (scalar loop for any batch or transpose; transpose + sum).
-  stock: () => {
-    unregisterWasmKernels();
-    setSimdKernelsEnabled(false);
-    setNativeMatMulEnabled(false);
-  },
+  stock: route({ wasmKernels: false, simd: false }),
   // Saccade's previous route: XNNPACK once per batch item on heap views (transposes first).
-  xnnpackPerItem: () => {
-    registerWasmKernels();
-    setSimdKernelsEnabled(false);
-    setNativeMatMulEnabled(false);
-  },
+  xnnpackPerItem: route({ simd: false }),
   // The wasm route (SACCADE_NATIVE_MATMUL=0): the SIMD kernel, XNNPACK for plain 2-D products.
-  simd: () => {
-    registerWasmKernels();
-    setSimdKernelsEnabled(true);
-    setNativeMatMulEnabled(false);
-  },
+  simd: route({}),
 };
 // The native product (native/matmul.cc), where it was built: exact (the default: the wasm route's
 // floats) and fused (one FMA a step), on the best instruction set the CPU has.
 const native = nativeMatMulStatus();
 if (native.available) {
-  variants.nativeExact = () => {
-    registerWasmKernels();
-    setSimdKernelsEnabled(true);
-    setNativeMatMulEnabled(true);
-    setNativeMatMulOptions({ fused: false });
-  };
-  variants.nativeFused = () => {
-    registerWasmKernels();
-    setSimdKernelsEnabled(true);
-    setNativeMatMulEnabled(true);
-    setNativeMatMulOptions({ fused: true });
-  };
+  variants.nativeExact = route({ native: true });
+  variants.nativeFused = route({ native: true, fused: true });
 }
 
 const products = [
@@ -137,9 +125,8 @@ for (let repeat = 0; repeat < repeats; repeat++) {
     }
   }
 }
-variants.simd();
-if (native.available) setNativeMatMulOptions({});
-setNativeMatMulEnabled(native.available);
+// Back to the default route (the native product, exact, where built) for the status printed.
+route({ native: native.available })();
 
 const result = {
   date: new Date().toISOString(),
