@@ -29,7 +29,7 @@
 //
 // Built by scripts/build-native.mjs with g++ -O3 -ffp-contract=off (no contraction of a product
 // and a sum into a fused multiply-add behind the exact mode's back).
-#include <node_api.h>
+#include "addon.h"
 
 #include <atomic>
 #include <cmath>
@@ -39,12 +39,9 @@
 #include <cstring>
 #include <initializer_list>
 
-#if defined(__x86_64__) || defined(__i386__)
-#define SACCADE_X86 1
-#include <immintrin.h>
-#endif
-
 namespace {
+
+using namespace saccade;
 
 constexpr int KC = 256;
 constexpr int MC = 96;    // multiple of every MR below (8, 6, 4)
@@ -318,32 +315,8 @@ bool gemm(MicroKernel kernel, const View& a, const View& b, float* c, int m, int
   return true;
 }
 
-// The instruction sets, best first; `supported` asks the CPU.
-enum Isa { kAvx512 = 0, kAvx = 1, kPortable = 2 };
-const char* const kIsaNames[] = {"avx512f", "avx2", "portable"};
-
-bool supported(int isa) {
-#if defined(SACCADE_X86)
-  __builtin_cpu_init();
-  if (isa == kAvx512) return __builtin_cpu_supports("avx512f");
-  if (isa == kAvx) return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-#endif
-  return isa == kPortable;
-}
-
-int bestIsa() {
-  for (int isa : {kAvx512, kAvx, kPortable})
-    if (supported(isa)) return isa;
-  return kPortable;
-}
-
-// This thread's settings (configure()): the instruction set and the mode.
-thread_local int threadIsa = -1;
-thread_local bool threadFused = false;
-
 bool run(const View& a, const View& b, float* c, int m, int k, int n) {
-  if (threadIsa < 0) threadIsa = bestIsa();
-  switch (threadIsa) {
+  switch (currentIsa()) {
 #if defined(SACCADE_X86)
     case kAvx512:
       return gemm<8, 32>(threadFused ? avx512Kernel<true> : avx512Kernel<false>, a, b, c, m, k, n);
@@ -353,34 +326,6 @@ bool run(const View& a, const View& b, float* c, int m, int k, int n) {
     default:
       return gemm<4, 8>(threadFused ? portableKernel<true> : portableKernel<false>, a, b, c, m, k, n);
   }
-}
-
-napi_value fail(napi_env env, const char* message) {
-  napi_throw_error(env, nullptr, message);
-  return nullptr;
-}
-
-bool heapOf(napi_env env, napi_value value, std::uint8_t** data, std::size_t* length) {
-  bool is = false;
-  void* raw = nullptr;
-  if (napi_is_arraybuffer(env, value, &is) == napi_ok && is) {
-    if (napi_get_arraybuffer_info(env, value, &raw, length) != napi_ok) return false;
-    *data = static_cast<std::uint8_t*>(raw);
-    return true;
-  }
-  if (napi_is_typedarray(env, value, &is) == napi_ok && is) {
-    napi_typedarray_type type;
-    std::size_t elements = 0;
-    napi_value buffer;
-    std::size_t byteOffset = 0;
-    if (napi_get_typedarray_info(env, value, &type, &elements, &raw, &buffer, &byteOffset) != napi_ok) return false;
-    // Offsets are relative to the start of the underlying buffer, as heap addresses are.
-    void* base = nullptr;
-    if (napi_get_arraybuffer_info(env, buffer, &base, length) != napi_ok) return false;
-    *data = static_cast<std::uint8_t*>(base);
-    return true;
-  }
-  return false;
 }
 
 napi_value BatchMatMul(napi_env env, napi_callback_info info) {
@@ -489,7 +434,7 @@ napi_value Configure(napi_env env, napi_callback_info info) {
 
 // settings(): { isa, fused, isas } for this thread; isas lists what this CPU supports, best first.
 napi_value Settings(napi_env env, napi_callback_info) {
-  if (threadIsa < 0) threadIsa = bestIsa();
+  currentIsa();
   napi_value result, fused, isas;
   if (napi_create_object(env, &result) != napi_ok) return nullptr;
   napi_set_named_property(env, result, "isa", stringValue(env, kIsaNames[threadIsa]));
@@ -525,7 +470,8 @@ bool exportFunction(napi_env env, napi_value exports, const char* name, napi_cal
 
 NAPI_MODULE_INIT() {
   if (!exportFunction(env, exports, "batchMatMul", BatchMatMul) || !exportFunction(env, exports, "configure", Configure) ||
-      !exportFunction(env, exports, "settings", Settings) || !exportFunction(env, exports, "stats", Stats))
+      !exportFunction(env, exports, "settings", Settings) || !exportFunction(env, exports, "stats", Stats) ||
+      !exportFunction(env, exports, "gelu", Gelu) || !exportFunction(env, exports, "geluGrad", GeluGrad))
     return nullptr;
   return exports;
 }

@@ -14,7 +14,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const source = join(root, 'native', 'matmul.cc');
+// The addon's files: matmul.cc (the products and the module's entry point), gelu.cc, and what they share.
+const sources = ['matmul.cc', 'gelu.cc'].map((file) => join(root, 'native', file));
+const headers = [join(root, 'native', 'addon.h')];
 const output = join(root, 'dist', 'matmul.node');
 
 /** Directory holding node_api.h, or undefined. */
@@ -31,10 +33,10 @@ export function nodeIncludeDir() {
 
 /**
  * Builds dist/matmul.node; returns { built: true, path } or { built: false, reason }. Never throws.
- * With onlyIfStale, an addon newer than its source is kept.
+ * With onlyIfStale, an addon newer than all its sources is kept.
  */
 export function buildNative({ onlyIfStale = false } = {}) {
-  if (onlyIfStale && existsSync(output) && statSync(output).mtimeMs >= statSync(source).mtimeMs) {
+  if (onlyIfStale && existsSync(output) && [...sources, ...headers].every((file) => statSync(output).mtimeMs >= statSync(file).mtimeMs)) {
     return { built: true, path: output };
   }
   const probe = spawnSync('g++', ['--version'], { stdio: 'ignore' });
@@ -42,7 +44,7 @@ export function buildNative({ onlyIfStale = false } = {}) {
   const include = nodeIncludeDir();
   if (!include) return { built: false, reason: "Node's headers (node_api.h) not found next to node or under `npm config get nodedir`" };
   mkdirSync(dirname(output), { recursive: true });
-  const args = ['-O3', '-ffp-contract=off', '-std=c++17', '-shared', '-fPIC', `-I${include}`, source, '-o', output];
+  const args = ['-O3', '-ffp-contract=off', '-std=c++17', '-shared', '-fPIC', `-I${include}`, ...sources, '-o', output];
   const result = spawnSync('g++', args, { encoding: 'utf8' });
   if (result.error || result.status !== 0) {
     const detail = (result.stderr || result.error?.message || '').split('\n').find((line) => line.includes('error')) ?? `exit ${result.status}`;

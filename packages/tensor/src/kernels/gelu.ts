@@ -1,8 +1,12 @@
 import type { KernelConfig, KernelFunc, TensorInfo } from '@tensorflow/tfjs-core';
+import { runNativeGelu, runNativeGeluGrad } from './native-matmul.js';
 import { runSimdGelu, runSimdGeluGrad, simdKernelsUnavailable } from './simd-kernels.js';
 import { asWasmBackend, sizeOf, tensorAddress } from './wasm-backend.js';
 
-/** Saccade's fused GELU (tanh approximation) and its gradient: kernels only the wasm backend has. */
+/**
+ * Saccade's fused GELU (tanh approximation) and its gradient: kernels only the wasm backend has.
+ * On the native addon where it is on (native/gelu.cc: the same floats), else the SIMD kernel.
+ */
 export const GELU_KERNEL = 'SaccadeGelu';
 export const GELU_GRAD_KERNEL = 'SaccadeGeluGrad';
 
@@ -11,7 +15,9 @@ function gelu(args: { inputs: { x: TensorInfo }; backend: unknown }): TensorInfo
   const { x } = args.inputs;
   const out = backend.makeOutput([...x.shape], 'float32');
   const size = sizeOf(x.shape);
-  if (size === 0 || runSimdGelu(backend, tensorAddress(backend, x).offset, tensorAddress(backend, out).offset, size)) return out;
+  const xAt = tensorAddress(backend, x).offset;
+  const outAt = tensorAddress(backend, out).offset;
+  if (size === 0 || runNativeGelu(backend, xAt, outAt, size) || runSimdGelu(backend, xAt, outAt, size)) return out;
   backend.disposeData(out.dataId);
   throw simdKernelsUnavailable(GELU_KERNEL);
 }
@@ -21,7 +27,10 @@ function geluGrad(args: { inputs: { x: TensorInfo; dy: TensorInfo }; backend: un
   const { x, dy } = args.inputs;
   const out = backend.makeOutput([...x.shape], 'float32');
   const size = sizeOf(x.shape);
-  if (size === 0 || runSimdGeluGrad(backend, tensorAddress(backend, x).offset, tensorAddress(backend, dy).offset, tensorAddress(backend, out).offset, size)) return out;
+  const xAt = tensorAddress(backend, x).offset;
+  const dyAt = tensorAddress(backend, dy).offset;
+  const outAt = tensorAddress(backend, out).offset;
+  if (size === 0 || runNativeGeluGrad(backend, xAt, dyAt, outAt, size) || runSimdGeluGrad(backend, xAt, dyAt, outAt, size)) return out;
   backend.disposeData(out.dataId);
   throw simdKernelsUnavailable(GELU_GRAD_KERNEL);
 }

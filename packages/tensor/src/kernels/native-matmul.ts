@@ -50,6 +50,9 @@ interface NativeSettings {
 
 interface NativeAddon {
   batchMatMul: NativeBatchMatMul;
+  /** native/gelu.cc: the SIMD kernel's gelu and geluGrad, bit for bit. */
+  gelu(heap: ArrayBuffer, x: number, out: number, size: number): void;
+  geluGrad(heap: ArrayBuffer, x: number, dy: number, out: number, size: number): void;
   configure(isa: string | undefined, fused: boolean): string;
   settings(): NativeSettings;
 }
@@ -91,8 +94,8 @@ function load(): NativeAddon | undefined {
     const file = nativeMatMulPath();
     if (!existsSync(file)) throw new Error(`${file} is missing: build @saccade/tensor with g++ and Node's headers to get it`);
     const module = requireFromHere(file) as Partial<NativeAddon>;
-    if (typeof module.batchMatMul !== 'function' || typeof module.configure !== 'function') {
-      throw new Error(`${file} is from an older build (no configure): rebuild @saccade/tensor`);
+    if (typeof module.batchMatMul !== 'function' || typeof module.configure !== 'function' || typeof module.gelu !== 'function') {
+      throw new Error(`${file} is from an older build (no configure or gelu): rebuild @saccade/tensor`);
     }
     module.configure(undefined, mode === 'fused');
     addon = module as NativeAddon;
@@ -153,6 +156,22 @@ export function runNativeBatchMatMul(backend: WasmBackend, product: SimdProduct)
     product.aBatchStride,
     product.bBatchStride,
   );
+  return true;
+}
+
+/** GELU of `size` float32 at heap offsets with the native kernel; false when it is off or not loaded. */
+export function runNativeGelu(backend: WasmBackend, x: number, out: number, size: number): boolean {
+  const native = loaded();
+  if (!native) return false;
+  native.gelu(backend.wasm.HEAPU8.buffer as ArrayBuffer, x, out, size);
+  return true;
+}
+
+/** dy·GELU'(x) of `size` float32 at heap offsets with the native kernel; false when it is off or not loaded. */
+export function runNativeGeluGrad(backend: WasmBackend, x: number, dy: number, out: number, size: number): boolean {
+  const native = loaded();
+  if (!native) return false;
+  native.geluGrad(backend.wasm.HEAPU8.buffer as ArrayBuffer, x, dy, out, size);
   return true;
 }
 
