@@ -117,7 +117,68 @@ async function throughput() {
     return { tokens: sequence.tokens, images: [board()], lossMask: sequence.assistantMask };
   }
 
-  const batch = Array.from({ length: batchSize }, example);
+  const shapeNames = ['star', 'cross', 'ring'];
+  const imageSide = config.imageSize;
+  /** A blank imageSide × imageSide RGB image and a painter of the pixels where `inside(x, y)` holds. */
+  const canvas = (background) => {
+    const data = new Uint8Array(imageSide * imageSide * 3);
+    for (let at = 0; at < imageSide * imageSide; at++) data.set(background, at * 3);
+    const paint = (colour, inside) => {
+      for (let y = 0; y < imageSide; y++) for (let x = 0; x < imageSide; x++) if (inside(x, y)) data.set(colour, (y * imageSide + x) * 3);
+    };
+    return { image: { width: imageSide, height: imageSide, data }, paint };
+  };
+  const draws = (values) => values[Math.floor(random() * values.length)];
+  const others = [[40, 90, 200], [60, 160, 70], [230, 200, 40], [150, 80, 180], [240, 140, 40]];
+  const red = [220, 30, 30];
+  /** A shape of radius `r` centred at (cx, cy): a cross, a ring, or a diamond for the star. */
+  const shapeAt = (shape, cx, cy, r) => (x, y) => {
+    const dx = Math.abs(x - cx);
+    const dy = Math.abs(y - cy);
+    if (shape === 'cross') return Math.max(dx, dy) <= r && Math.min(dx, dy) <= r / 4;
+    if (shape === 'ring') return Math.abs(Math.hypot(dx, dy) - r * 0.75) <= r / 4;
+    return dx + dy <= r;
+  };
+
+  /**
+   * The visual-search recipes' episode (apps/runner/recipes/visual-search*.yaml) in miniature: a
+   * scene with larger shapes of other colours and a 4-px red dot in one cell of the pointer's grid;
+   * the oracle's call on that cell (ToolUseWrapper's `<tool_call>` JSON, `[c,r]` cell digits as
+   * search_coordinate's `cells` take them), the tool's `<tool_response>` with the crop (the red
+   * shape, larger), and the answer. Loss on both assistant turns: the call's digits are where the
+   * pointer's terms meet the loss, the answer after the crop is where the readout does.
+   */
+  function searchExample() {
+    const cells = config.imageSize / config.patchSize / config.vision.spatialMerge;
+    const cell = imageSide / cells;
+    const scene = canvas([235, 235, 225]);
+    for (let shape = 0; shape < 6; shape++) scene.paint(draws(others), shapeAt(draws(shapeNames), random() * imageSide, random() * imageSide, 6 + random() * 6));
+    const column = Math.floor(random() * cells);
+    const row = Math.floor(random() * cells);
+    const x = column * cell + Math.floor(random() * (cell - 4));
+    const y = row * cell + Math.floor(random() * (cell - 4));
+    scene.paint(red, (px, py) => px >= x && px < x + 4 && py >= y && py < y + 4);
+    const shape = draws(shapeNames);
+    const crop = canvas([235, 235, 225]);
+    crop.paint(draws(others), shapeAt(draws(shapeNames), random() * imageSide, random() * imageSide, 16));
+    crop.paint(red, shapeAt(shape, imageSide / 2 + (random() - 0.5) * imageSide * 0.5, imageSide / 2 + (random() - 0.5) * imageSide * 0.5, 12));
+    const image = { type: 'image', image: { data: new Uint8Array(), mediaType: 'image/png' } };
+    const call = `<tool_call>${JSON.stringify({ name: 'search_coordinate', arguments: { coordinate: [column, row] } })}</tool_call>`;
+    const sequence = applyChatTemplate(
+      tokenizer,
+      [
+        { role: 'user', content: [image, { type: 'text', text: 'There is exactly one red shape in this image; it is small. Is it a star, a cross or a ring?' }] },
+        { role: 'assistant', content: call },
+        { role: 'user', content: [{ type: 'text', text: `<tool_response>\nThe region around [${column}, ${row}].\n` }, image, { type: 'text', text: '\n</tool_response>' }] },
+        { role: 'assistant', content: `<answer>${shape}</answer>` },
+      ],
+      { imageTokens: imageTokenCount(config), addGenerationPrompt: false },
+    );
+    return { tokens: sequence.tokens, images: [scene.image, crop.image], lossMask: sequence.assistantMask };
+  }
+
+  // The FrozenLake-like batch has no call: with the pointer, a batch of visual-search episodes.
+  const batch = Array.from({ length: batchSize }, config.vision.pointer ? searchExample : example);
   const length = Math.max(...batch.map((item) => item.tokens.length));
   const initialLoss = tf.tidy(() => maskedCrossEntropy(model, batch).dataSync()[0]);
 
@@ -137,6 +198,19 @@ async function throughput() {
     return manifest;
   };
 
+  /**
+   * With the pointer, what the peer points with, as our prepare built it: the masks and token
+   * indices of inputs.pointer (grid-pointer.ts's PointerInputs) and the digit ids its terms go to.
+   */
+  const pointerSpec = (inputs) => {
+    if (!inputs.pointer) return {};
+    const masks = Object.entries(inputs.pointer).filter(([, value]) => value instanceof tf.Tensor);
+    return {
+      pointer: Object.fromEntries(masks.map(([name, value]) => [name, { shape: value.shape, values: Array.from(value.dataSync()) }])),
+      digitIds: Array.from({ length: 10 }, (_, digit) => tokenizer.encode(String(digit))[0]),
+    };
+  };
+
   let folder;
   if (withTorch) {
     // Hand the exact initial weights and batch to the peer before training moves them.
@@ -152,6 +226,7 @@ async function throughput() {
         slots: Array.from(inputs.imageSlots.dataSync()),
         patches: Array.from(inputs.patches.dataSync()),
         mask: batch.map((item) => Array.from({ length }, (_, column) => (column > 0 ? (item.lossMask[column] ?? 0) : 0))),
+        ...pointerSpec(inputs),
         steps,
         learningRate: 1e-3,
       }),
@@ -221,7 +296,15 @@ async function throughput() {
   }
 
   // Generation: 8 prompts × 8 samples = 64 rows with a KV cache.
-  const prompts = batch.slice(0, 8).map((item) => ({ tokens: item.tokens.slice(0, item.tokens.indexOf(tokenizer.assistantId) + 1), images: item.images }));
+  // Each prompt is its example up to the first assistant turn, with the images it shows. A
+  // visual-search prompt runs on to its call's `[` (the scene, not the crop): the first tokens
+  // written are the cell's digits, where the pointer's terms (its cache, pointerStepTerms) decide.
+  const opener = tokenizer.encode('[')[0];
+  const prompts = batch.slice(0, 8).map((item) => {
+    const start = item.tokens.indexOf(tokenizer.assistantId);
+    const tokens = item.tokens.slice(0, (config.vision.pointer ? item.tokens.indexOf(opener, start) : start) + 1);
+    return { tokens, images: item.images.slice(0, tokens.filter((id) => id === tokenizer.imagePadId).length / imageTokenCount(config)) };
+  });
   const generateOnce = async (useCache, maxTokens, { temperature = 1, generator = model } = {}) => {
     const start = performance.now();
     const results = await generator.generate({ prompts, n: 8, maxTokens, temperature, seed: 0, useCache });
@@ -253,6 +336,7 @@ async function throughput() {
         slots: Array.from(inputs.imageSlots.dataSync()),
         patches: Array.from(inputs.patches.dataSync()),
         keyBias: inputs.keyBias.arraySync(),
+        ...pointerSpec(inputs),
         endId: tokenizer.endId,
         padId: tokenizer.padId,
         bannedIds: bannedTokenIds(tokenizer),

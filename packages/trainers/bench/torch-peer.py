@@ -1,7 +1,10 @@
 """PyTorch peer of @saccade/models' architecture, for bench.mjs: same weights, same batch, same
 loss, and the same KV-cached generation. Reads one command a line on stdin ("step", "generate N",
 "matmul M K N REPEATS" or "quit") so that bench.mjs can interleave its steps and generations with ours on a shared
-machine; answers each with a JSON line ({loss, seconds, ...} or {rows, tokens, seconds, ...})."""
+machine; answers each with a JSON line ({loss, seconds, ...} or {rows, tokens, seconds, ...}).
+Covers the default run's model (grid layers) and the visual-search recipes' (the pixel stem with
+mean or smooth-max pooling, the grid pointer on the latest or first image, the 'pointer', 'max' and
+'conv' readouts); the pointer's masks come from our prepare (batch.json's `pointer`)."""
 import ctypes, json, math, os, sys, time
 import numpy as np
 import torch
@@ -24,15 +27,31 @@ grid = config["imageSize"] // config["patchSize"]
 vision = config.get("vision") or {}
 grid_layers = (vision.get("grid") or {}).get("layers", config.get("gridLayers", 0))
 grid_merge = (vision.get("grid") or {}).get("cellPatches", config.get("gridMerge", 1))
-unsupported = [key for key in ("stem", "readout") if vision.get(key)] + (["pointer"] if vision.get("pointer") else []) + (["spatialMerge"] if vision.get("spatialMerge", 1) != 1 else [])
+stem, pointing, readout = vision.get("stem"), bool(vision.get("pointer")), vision.get("readout")
+unsupported = (["spatialMerge"] if vision.get("spatialMerge", 1) != 1 else []) + (["inhibitionOfReturn"] if vision.get("inhibitionOfReturn") else []) + (["readoutImages"] if vision.get("readoutImages", "latest") != "latest" else [])
 if unsupported:
     sys.exit(f"torch-peer.py: the peer does not implement vision.{', vision.'.join(unsupported)}; bench a config without them")
+# β of the stem's smooth maximum (STEM_MAX_SHARPNESS, vision-language-model.ts) and of the readout's
+# (READOUT_SHARPNESS, image-readout.ts); the pointer's probability floor (FLOOR, grid-pointer.ts).
+STEM_SHARPNESS, READOUT_SHARPNESS, FLOOR = 30, 10, 1e-6
 
 tokens = torch.tensor(spec["tokens"], dtype=torch.long)
 B, T = tokens.shape
 slots = torch.tensor(spec["slots"], dtype=torch.long)
 patches = torch.tensor(spec["patches"], dtype=torch.float32).reshape(len(spec["patches"]) // (config["patchSize"] ** 2 * 3), -1)
 mask = torch.tensor(spec["mask"], dtype=torch.float32)
+
+
+def pointer_inputs(spec):
+    """The pointer's masks and token indices as our prepare built them (PointerInputs, grid-pointer.ts)."""
+    if not pointing:
+        return None
+    long = ("lastImageTokens", "pointerImageTokens", "imageTokens")
+    return {name: torch.tensor(m["values"], dtype=torch.long if name in long else torch.float32).reshape(m["shape"]) for name, m in spec["pointer"].items()}
+
+
+pointer = pointer_inputs(spec)
+digit_ids = torch.tensor(spec.get("digitIds", [])[:grid], dtype=torch.long)
 
 
 def ln(x, p):
@@ -83,27 +102,157 @@ def grid_propagation(x, n):
     return x + spread
 
 
+def smooth_max(x, dims, sharpness):
+    """(1/β)·log mean exp(β·x) over dims: a maximum whose gradient goes to what lit it."""
+    count = math.prod(x.shape[dim] for dim in dims)
+    return (torch.logsumexp(x * sharpness, dims) - math.log(count)) / sharpness
+
+
+def patch_features(patches):
+    """What the patch projection reads: the raw pixels, or the pixel stem's per-pixel features
+    (relu(p·W + b)) pooled over pool × pool blocks, by a mean or a smooth maximum (the
+    smoothMaxStem kernel's math), blocks row-major and channels last."""
+    if not stem:
+        return patches
+    side, pool, channels, n = config["patchSize"], stem["pool"], stem["channels"], patches.shape[0]
+    features = torch.relu(patches.reshape(-1, 3) @ w["image.stem.weight"] + w["image.stem.bias"])
+    if pool == 1:
+        return features.reshape(n, -1)
+    blocks = features.reshape(n, side // pool, pool, side // pool, pool, channels)
+    pooled = smooth_max(blocks, (2, 4), STEM_SHARPNESS) if stem["pooling"] == "max" else blocks.mean((2, 4))
+    return pooled.reshape(n, -1)
+
+
+def conv_readout_values(features, n):
+    """The 'conv' readout's per-token values (convReadoutValues): each image's stem blocks as one
+    map, a ReLU 'same' convolution over it, each patch's smooth maximum of its blocks' features."""
+    b = config["patchSize"] // stem["pool"]
+    kernel = w["readout.conv.weight"]
+    out = kernel.shape[3]
+    image = features.reshape(n, grid, grid, b, b, stem["channels"]).permute(0, 5, 1, 3, 2, 4).reshape(n, stem["channels"], grid * b, grid * b)
+    convolved = torch.relu(F.conv2d(image, kernel.permute(3, 2, 0, 1), w["readout.conv.bias"], padding=kernel.shape[0] // 2))
+    per_patch = convolved.reshape(n, out, grid, b, grid, b).permute(0, 2, 4, 3, 5, 1).reshape(n * grid * grid, b * b, out)
+    return smooth_max(per_patch, (1,), READOUT_SHARPNESS)
+
+
 def encode_images(patches):
-    """Patch rows [images·patches, values] → image tokens [images·patches, d]."""
+    """Patch rows [images·patches, values] → image tokens [images·patches, d]; with the pointer
+    also each token's own projected, normed patch (its keys) and the readout's per-token values."""
     per = grid * grid
     n = patches.shape[0] // per
-    x = ln(patches @ w["image.patch.weight"] + w["image.patch.bias"], "image.patchNorm")
-    x = (x.reshape(n, per, d) + w["image.row"][rows] + w["image.column"][cols]).reshape(n * per, d)
+    features = patch_features(patches)
+    local = ln(features @ w["image.patch.weight"] + w["image.patch.bias"], "image.patchNorm")
+    x = (local.reshape(n, per, d) + w["image.row"][rows] + w["image.column"][cols]).reshape(n * per, d)
     for layer in range(config["encoderLayers"]):
         x = block(x, f"encoder.{layer}", n, per, None)[0]
-    features = ln(x, "image.outputNorm")
+    encoded = ln(x, "image.outputNorm")
     if grid_layers > 0:
-        features = grid_propagation(features, n)
-    return features
+        encoded = grid_propagation(encoded, n)
+    return encoded, local, conv_readout_values(features, n) if readout == "conv" else encoded
+
+
+def place(slots, features):
+    """Image-token rows at their sequence slots (slot k+1 takes row k), zeros elsewhere."""
+    return torch.cat([torch.zeros(1, features.shape[1]), features], 0)[slots]
+
+
+def embed(tokens, positions, slots, patches):
+    """Token, position and image embeddings; with the pointer, its key and value states at the slots."""
+    encoded, local, values = encode_images(patches)
+    x = w["token.embedding"][tokens] + w["position.embedding"][positions] + place(slots, encoded)
+    return x, (place(slots, local), place(slots, values)) if pointing else None
+
+
+def readout_of(summary, valid):
+    """The readout's MLP on an image summary, zero where no image came before."""
+    hidden = F.gelu(summary @ w["readout.up.weight"] + w["readout.up.bias"], approximate="tanh")
+    return (hidden @ w["readout.down.weight"]) * valid
+
+
+def pool_images(tokens):
+    """Each image's summary from its tokens' values: 'max' projects then smooth-maximises, 'conv' the reverse."""
+    if readout == "conv":
+        return smooth_max(tokens.reshape(-1, grid * grid, tokens.shape[1]), (1,), READOUT_SHARPNESS) @ w["readout.value.weight"] + w["readout.value.bias"]
+    return smooth_max((tokens @ w["readout.value.weight"] + w["readout.value.bias"]).reshape(-1, grid * grid, d), (1,), READOUT_SHARPNESS)
+
+
+def digit_terms(normed, column, row, valid):
+    """[rows, G] pointer terms of the digits 0…G−1: the gated, centred log-marginals of where it points."""
+    centred = lambda p: (lambda log: log - log.mean(-1, keepdim=True))(torch.log(p + FLOOR))
+    gates = normed @ w["pointer.gate.weight"] + w["pointer.gate.bias"]
+    return (gates[:, :1] * centred(column) + gates[:, 1:] * centred(row)) * valid
+
+
+def pointer_terms(normed, states, p, batch, length):
+    """The pointer's digit terms and readout at every position (pointerTerms): an attention from
+    each position over the pointed-at image's keys, its column and row marginals."""
+    h = w["pointer.query.weight"].shape[1]
+    query = (normed @ w["pointer.query.weight"]).reshape(batch, length, h)
+    key = (states[0] @ w["pointer.key.weight"]).reshape(batch, length, h)
+    scores = query @ key.transpose(1, 2) / math.sqrt(h)
+    image = p["pointerImage"] @ p["keyImage"].transpose(1, 2)
+    masked = scores + (image - 1) * 1e9
+    # The max cancels in the marginals: no gradient through it (expShiftedByMax).
+    weights = torch.exp(masked - masked.detach().amax(-1, keepdim=True)) * image
+    has = p["hasImage"]
+    total = weights.sum(-1, keepdim=True) + (1 - has.reshape(batch, length, 1))
+    column = (weights @ p["keyColumn"] / total).reshape(batch * length, grid)
+    row = (weights @ p["keyRow"] / total).reshape(batch * length, grid)
+    digits = digit_terms(normed, column, row, has)
+    if readout == "pointer":
+        return digits, readout_of((weights @ states[1].reshape(batch, length, d) / total).reshape(batch * length, d), has)
+    if readout:
+        # 'max' and 'conv' read each position's latest complete image (queryImage).
+        pooled = pool_images(states[1][p["imageTokens"]]).reshape(batch, -1, d)
+        return digits, readout_of((p["queryImage"] @ pooled).reshape(batch * length, d), has)
+    return digits, None
+
+
+def pointer_cache(states, p, batch):
+    """What a decoding step points with (pointerCacheOf): each row's pointed-at image's keys, whether
+    it has one, and the readout's part of its last image."""
+    keys = (states[0][p["pointerImageTokens"]] @ w["pointer.key.weight"]).reshape(batch, grid * grid, -1)
+    values = None
+    if readout == "pointer":
+        values = states[1][p["lastImageTokens"]].reshape(batch, grid * grid, d)
+    elif readout:
+        values = pool_images(states[1][p["lastImageTokens"]]).reshape(batch, 1, d)
+    return [keys, p["rowHasImage"], values]
+
+
+def each_row(cache, select):
+    """A pointer cache with `select` applied to its tensors (rows repeated, kept or dropped)."""
+    return [None if t is None else select(t) for t in cache]
+
+
+def pointer_step_terms(normed, cache):
+    """The pointer's terms of one new position per row against the cached keys (pointerStepTerms)."""
+    keys, valid, values = cache
+    rows, h = normed.shape[0], keys.shape[2]
+    scores = ((normed @ w["pointer.query.weight"]).reshape(rows, 1, h) @ keys.transpose(1, 2) / math.sqrt(h)).reshape(rows, grid * grid)
+    probabilities = scores.softmax(-1).reshape(rows, grid, grid)
+    valid = valid.reshape(rows, 1)
+    digits = digit_terms(normed, probabilities.sum(1), probabilities.sum(2), valid)
+    if readout == "pointer":
+        return digits, readout_of((probabilities.reshape(rows, 1, grid * grid) @ values).reshape(rows, d), valid)
+    return digits, readout_of(values.reshape(rows, d), valid) if readout else None
+
+
+def lm_head(x, terms=None):
+    """Final norm and LM head; the pointer's readout joins the state the head reads, its digit terms the digits' logits."""
+    normed = ln(x, "decoder.norm")
+    if not pointing:
+        return normed @ w["head.weight"] + w["head.bias"]
+    digits, read = terms(normed)
+    logits = (normed if read is None else normed + read) @ w["head.weight"] + w["head.bias"]
+    return logits.index_add(1, digit_ids, digits)
 
 
 def loss_fn():
-    table = torch.cat([torch.zeros(1, d), encode_images(patches)], 0)
-    positions = torch.arange(T).repeat(B)
-    x = w["token.embedding"][tokens.reshape(-1)] + w["position.embedding"][positions] + table[slots]
+    x, states = embed(tokens.reshape(-1), torch.arange(T).repeat(B), slots, patches)
     for layer in range(config["decoderLayers"]):
         x = block(x, f"decoder.{layer}", B, T, causal)[0]
-    logits = ln(x, "decoder.norm") @ w["head.weight"] + w["head.bias"]
+    logits = lm_head(x, lambda normed: pointer_terms(normed, states, pointer, B, T))
     logp = logits.reshape(B, T, -1)[:, :-1].log_softmax(-1)
     picked = logp.gather(-1, tokens[:, 1:].unsqueeze(-1)).squeeze(-1)
     m = mask[:, 1:]
@@ -169,6 +318,7 @@ def load_generation():
         # [prompts, 1, length, length]: causal and padded keys, as our forward adds them.
         "bias": torch.triu(torch.full((length, length), -1e9), diagonal=1) + torch.tensor(spec["keyBias"], dtype=torch.float32).reshape(prompts, 1, 1, length),
         "banned": torch.tensor(spec["bannedIds"], dtype=torch.long),
+        "pointer": pointer_inputs(spec),
     }
 
 
@@ -181,14 +331,18 @@ def generate(max_tokens):
     P, L, layers = g["prompts"], g["length"], range(config["decoderLayers"])
     start = time.perf_counter()
     with torch.inference_mode():
-        table = torch.cat([torch.zeros(1, d), encode_images(g["patches"])], 0)
-        x = w["token.embedding"][g["tokens"]] + w["position.embedding"][g["positions"]] + table[g["slots"]]
+        x, states = embed(g["tokens"], g["positions"], g["slots"], g["patches"])
         caches = []
         for layer in layers:
             x, k, v = block(x, f"decoder.{layer}", P, L, g["bias"])
             caches.append((k.repeat_interleave(n, 0), v.repeat_interleave(n, 0)))
-        last = x.reshape(P, L, d)[:, -1]
-        logits = (ln(last, "decoder.norm") @ w["head.weight"] + w["head.bias"]).repeat_interleave(n, 0)
+        if pointing:
+            # The pointer's terms read every position (as our prefill does); the last one's logits are kept.
+            logits = lm_head(x, lambda normed: pointer_terms(normed, states, g["pointer"], P, L)).reshape(P, L, -1)[:, -1]
+            pointed = each_row(pointer_cache(states, g["pointer"], P), lambda t: t.repeat_interleave(n, 0))
+        else:
+            logits = lm_head(x.reshape(P, L, d)[:, -1])
+        logits = logits.repeat_interleave(n, 0)
         key_bias = torch.tensor(g["keyBias"], dtype=torch.float32).reshape(P, L).repeat_interleave(n, 0)
         prefill_seconds = time.perf_counter() - start
         prompt_lengths = [length for length in g["lengths"] for _ in range(n)]
@@ -199,6 +353,8 @@ def generate(max_tokens):
         logits = logits[active]
         caches = [(k[active], v[active]) for k, v in caches]
         key_bias = key_bias[active]
+        if pointing:
+            pointed = each_row(pointed, lambda t: t[active])
         while True:
             logits[:, g["banned"]] = -math.inf
             picked = logits.argmax(-1).tolist()
@@ -216,6 +372,8 @@ def generate(max_tokens):
                 active = [active[row] for row in keep]
                 caches = [(k.index_select(0, index), v.index_select(0, index)) for k, v in caches]
                 key_bias = key_bias.index_select(0, index)
+                if pointing:
+                    pointed = each_row(pointed, lambda t: t.index_select(0, index))
             R = len(active)
             fed = torch.tensor([samples[sample][-1] if sample >= 0 else g["padId"] for sample in active])
             position = torch.tensor([prompt_lengths[sample] + len(samples[sample]) - 1 if sample >= 0 else 0 for sample in active])
@@ -225,7 +383,7 @@ def generate(max_tokens):
             for layer in layers:
                 x, k, v = block(x, f"decoder.{layer}", R, 1, bias, caches[layer])
                 caches[layer] = (k, v)
-            logits = ln(x, "decoder.norm") @ w["head.weight"] + w["head.bias"]
+            logits = lm_head(x, lambda normed: pointer_step_terms(normed, pointed))
     seconds = time.perf_counter() - start
     produced = sum(len(sample) for sample in samples)
     return {"rows": len(samples), "tokens": produced, "seconds": seconds, "prefillSeconds": prefill_seconds, "tokensPerSecond": produced / seconds, "samples": samples}
