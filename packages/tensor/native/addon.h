@@ -85,5 +85,8 @@ inline bool wholeNumbers(napi_env env, const napi_value* argv, int from, int cou
 // Elementwise kernels (gelu.cc).
 napi_value Gelu(napi_env env, napi_callback_info info);
 napi_value GeluGrad(napi_env env, napi_callback_info info);
+// Fused multi-head attention (attention.cc).
+napi_value FusedAttention(napi_env env, napi_callback_info info);
+napi_value FusedAttentionGrad(napi_env env, napi_callback_info info);
 
 }  // namespace saccade

@@ -8,44 +8,17 @@
 //   gelu(heap, x, out, size)          out[i] = GELU(x[i])
 //   geluGrad(heap, x, dy, out, size)  out[i] = dy[i]·GELU'(x[i])
 // x, dy, out: byte offsets of float32 arrays on the heap (out may be x or dy).
-#include "addon.h"
-
-#include <cmath>
+#include "simd-math.h"
 
 namespace saccade {
 namespace {
 
 // The wasm kernel's literals: doubles rounded to float32 (AssemblyScript's <f32> and f32x4.splat).
-#define F(value) static_cast<float>(value)
-const float kScale = F(0.7978845608028654);
-const float kCubic = F(0.044715);
-const float kCubic3 = F(0.134145);
-const float kHigh = F(88.3), kLow = F(-87.3), kLog2e = F(1.44269504088896341);
-const float kLn2High = F(0.693359375), kLn2Low = F(-2.12194440e-4);
-const float kP0 = F(1.9875691500e-4), kP1 = F(1.3981999507e-3), kP2 = F(8.3334519073e-3), kP3 = F(4.1665795894e-2),
-            kP4 = F(1.6666665459e-1), kP5 = F(5.0000001201e-1);
-#undef F
+const float kScale = static_cast<float>(0.7978845608028654);
+const float kCubic = static_cast<float>(0.044715);
+const float kCubic3 = static_cast<float>(0.134145);
 
-// --- one lane at a time (the portable kernel, and the vector kernels' tails on AVX2) ---
-
-inline float expLane(float input) {
-  // wasm's min/max propagate NaN: `c < v ? c : v` keeps a NaN input, as the vector kernels do.
-  float y = kHigh < input ? kHigh : input;
-  y = kLow > y ? kLow : y;
-  const float n = std::nearbyint(y * kLog2e);
-  const float r = (y - n * kLn2High) - n * kLn2Low;
-  float p = kP0 * r + kP1;
-  p = p * r + kP2;
-  p = p * r + kP3;
-  p = p * r + kP4;
-  p = p * r + kP5;
-  const float e = ((p * r) * r + r) + 1.0f;
-  // n is in [−126, 127] after the clamp (a NaN n gives a NaN e either way).
-  const std::int32_t bits = (n == n ? static_cast<std::int32_t>(n) + 127 : 127) << 23;
-  float scale;
-  __builtin_memcpy(&scale, &bits, sizeof scale);
-  return e * scale;
-}
+// --- one lane at a time (the portable kernel, and the AVX2 kernel's tail) ---
 
 inline float gateLane(float x, float square) {
   const float u = (x * (square * kCubic + 1.0f)) * kScale;
@@ -74,25 +47,10 @@ void geluGradPortable(const float* x, const float* dy, float* out, std::int64_t 
 // --- AVX2: 8 lanes ---
 #define AVX __attribute__((target("avx2")))
 
-AVX inline __m256 expAvx(__m256 input) {
-  __m256 y = _mm256_min_ps(_mm256_set1_ps(kHigh), input);  // (a < b ? a : b): a NaN input is kept
-  y = _mm256_max_ps(_mm256_set1_ps(kLow), y);
-  const __m256 n = _mm256_round_ps(_mm256_mul_ps(y, _mm256_set1_ps(kLog2e)), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-  const __m256 r = _mm256_sub_ps(_mm256_sub_ps(y, _mm256_mul_ps(n, _mm256_set1_ps(kLn2High))), _mm256_mul_ps(n, _mm256_set1_ps(kLn2Low)));
-  __m256 p = _mm256_add_ps(_mm256_mul_ps(_mm256_set1_ps(kP0), r), _mm256_set1_ps(kP1));
-  p = _mm256_add_ps(_mm256_mul_ps(p, r), _mm256_set1_ps(kP2));
-  p = _mm256_add_ps(_mm256_mul_ps(p, r), _mm256_set1_ps(kP3));
-  p = _mm256_add_ps(_mm256_mul_ps(p, r), _mm256_set1_ps(kP4));
-  p = _mm256_add_ps(_mm256_mul_ps(p, r), _mm256_set1_ps(kP5));
-  const __m256 e = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(_mm256_mul_ps(p, r), r), r), _mm256_set1_ps(1.0f));
-  const __m256i scale = _mm256_slli_epi32(_mm256_add_epi32(_mm256_cvttps_epi32(n), _mm256_set1_epi32(127)), 23);
-  return _mm256_mul_ps(e, _mm256_castsi256_ps(scale));
-}
-
 AVX inline __m256 gateAvx(__m256 x, __m256 square) {
   const __m256 one = _mm256_set1_ps(1.0f);
   const __m256 u = _mm256_mul_ps(_mm256_mul_ps(x, _mm256_add_ps(_mm256_mul_ps(square, _mm256_set1_ps(kCubic)), one)), _mm256_set1_ps(kScale));
-  return _mm256_div_ps(one, _mm256_add_ps(one, expAvx(_mm256_mul_ps(u, _mm256_set1_ps(-2.0f)))));
+  return _mm256_div_ps(one, _mm256_add_ps(one, exp256(_mm256_mul_ps(u, _mm256_set1_ps(-2.0f)))));
 }
 
 AVX void geluAvx(const float* x, float* out, std::int64_t size) {
@@ -121,21 +79,6 @@ AVX void geluGradAvx(const float* x, const float* dy, float* out, std::int64_t s
 
 // --- AVX-512: 16 lanes, the tail under a mask ---
 #define AVX512 __attribute__((target("avx512f")))
-
-AVX512 inline __m512 exp512(__m512 input) {
-  __m512 y = _mm512_min_ps(_mm512_set1_ps(kHigh), input);
-  y = _mm512_max_ps(_mm512_set1_ps(kLow), y);
-  const __m512 n = _mm512_roundscale_ps(_mm512_mul_ps(y, _mm512_set1_ps(kLog2e)), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-  const __m512 r = _mm512_sub_ps(_mm512_sub_ps(y, _mm512_mul_ps(n, _mm512_set1_ps(kLn2High))), _mm512_mul_ps(n, _mm512_set1_ps(kLn2Low)));
-  __m512 p = _mm512_add_ps(_mm512_mul_ps(_mm512_set1_ps(kP0), r), _mm512_set1_ps(kP1));
-  p = _mm512_add_ps(_mm512_mul_ps(p, r), _mm512_set1_ps(kP2));
-  p = _mm512_add_ps(_mm512_mul_ps(p, r), _mm512_set1_ps(kP3));
-  p = _mm512_add_ps(_mm512_mul_ps(p, r), _mm512_set1_ps(kP4));
-  p = _mm512_add_ps(_mm512_mul_ps(p, r), _mm512_set1_ps(kP5));
-  const __m512 e = _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(_mm512_mul_ps(p, r), r), r), _mm512_set1_ps(1.0f));
-  const __m512i scale = _mm512_slli_epi32(_mm512_add_epi32(_mm512_cvttps_epi32(n), _mm512_set1_epi32(127)), 23);
-  return _mm512_mul_ps(e, _mm512_castsi512_ps(scale));
-}
 
 AVX512 inline __m512 gate512(__m512 x, __m512 square) {
   const __m512 one = _mm512_set1_ps(1.0f);

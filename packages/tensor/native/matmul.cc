@@ -471,7 +471,8 @@ bool exportFunction(napi_env env, napi_value exports, const char* name, napi_cal
 NAPI_MODULE_INIT() {
   if (!exportFunction(env, exports, "batchMatMul", BatchMatMul) || !exportFunction(env, exports, "configure", Configure) ||
       !exportFunction(env, exports, "settings", Settings) || !exportFunction(env, exports, "stats", Stats) ||
-      !exportFunction(env, exports, "gelu", Gelu) || !exportFunction(env, exports, "geluGrad", GeluGrad))
+      !exportFunction(env, exports, "gelu", Gelu) || !exportFunction(env, exports, "geluGrad", GeluGrad) ||
+      !exportFunction(env, exports, "attention", FusedAttention) || !exportFunction(env, exports, "attentionGrad", FusedAttentionGrad))
     return nullptr;
   return exports;
 }

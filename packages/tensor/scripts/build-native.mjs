@@ -14,9 +14,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-// The addon's files: matmul.cc (the products and the module's entry point), gelu.cc, and what they share.
-const sources = ['matmul.cc', 'gelu.cc'].map((file) => join(root, 'native', file));
-const headers = [join(root, 'native', 'addon.h')];
+// The addon's files: matmul.cc (the products and the module's entry point), gelu.cc, attention.cc, and what they share.
+const sources = ['matmul.cc', 'gelu.cc', 'attention.cc'].map((file) => join(root, 'native', file));
+const headers = ['addon.h', 'simd-math.h', 'attention-kernel.inc'].map((file) => join(root, 'native', file));
 const output = join(root, 'dist', 'matmul.node');
 
 /** Directory holding node_api.h, or undefined. */

@@ -89,7 +89,7 @@ describe.skipIf(!build.built)(`the native GELU${skipReason}`, () => {
     expect(() => addon.gelu(heap, 0, 32, 16)).toThrow('gelu: array outside the heap');
     expect(() => addon.gelu(heap, 2, 32, 4)).toThrow('gelu: offsets must be 4-byte aligned');
     expect(() => addon.geluGrad(heap, 0, -4, 16, 2)).toThrow('gelu: offsets and size must be non-negative integers');
-    expect(() => addon.gelu(heap, 0, 16)).toThrow('gelu(heap, x, out, size): 4 arguments');
+    expect(() => (addon.gelu as (...args: unknown[]) => void)(heap, 0, 16)).toThrow('gelu(heap, x, out, size): 4 arguments');
     const floats = new Float32Array(heap);
     floats.set([1, -1, 0.5, 2]);
     addon.gelu(heap, 0, 16, 4);

@@ -1,8 +1,12 @@
 import type { KernelConfig, KernelFunc, NamedAttrMap, TensorInfo } from '@tensorflow/tfjs-core';
+import { runNativeAttention, runNativeAttentionGrad } from './native-matmul.js';
 import { runSimdAttention, runSimdAttentionGrad, type SimdAttention, simdKernelsUnavailable } from './simd-kernels.js';
 import { asWasmBackend, tensorAddress, type WasmBackend } from './wasm-backend.js';
 
-/** Saccade's fused multi-head attention and its gradient: kernels only the wasm backend has. */
+/**
+ * Saccade's fused multi-head attention and its gradient: kernels only the wasm backend has. On the
+ * native addon where it is on (native/attention.cc: the same floats), else the SIMD kernel.
+ */
 export const FUSED_ATTENTION_KERNEL = 'SaccadeFusedAttention';
 export const FUSED_ATTENTION_GRAD_KERNEL = 'SaccadeFusedAttentionGrad';
 
@@ -47,7 +51,9 @@ function fusedAttention(args: { inputs: AttentionInputs; backend: unknown; attrs
   const d = (qkv.shape[1] ?? 0) / 3;
   const out = backend.makeOutput([rows, d], 'float32');
   const stats = backend.makeOutput([attrs.batch, attrs.heads, attrs.length, 2], 'float32');
-  if (rows === 0 || runSimdAttention(backend, attentionAt(backend, args.inputs, attrs, stats), tensorAddress(backend, out).offset)) return [out, stats];
+  const attention = attentionAt(backend, args.inputs, attrs, stats);
+  const outAt = tensorAddress(backend, out).offset;
+  if (rows === 0 || runNativeAttention(backend, attention, outAt) || runSimdAttention(backend, attention, outAt)) return [out, stats];
   backend.disposeData(out.dataId);
   backend.disposeData(stats.dataId);
   throw simdKernelsUnavailable(FUSED_ATTENTION_KERNEL);
@@ -60,7 +66,8 @@ function fusedAttentionGrad(args: { inputs: AttentionInputs & { dy: TensorInfo }
   if (!stats) throw new Error(`${FUSED_ATTENTION_GRAD_KERNEL} needs the forward kernel's stats`);
   const dqkv = backend.makeOutput([...qkv.shape], 'float32');
   const at = { dy: tensorAddress(backend, dy).offset, dqkv: tensorAddress(backend, dqkv).offset };
-  if ((qkv.shape[0] ?? 0) === 0 || runSimdAttentionGrad(backend, attentionAt(backend, args.inputs, attrs, stats), at)) return dqkv;
+  const attention = attentionAt(backend, args.inputs, attrs, stats);
+  if ((qkv.shape[0] ?? 0) === 0 || runNativeAttentionGrad(backend, attention, at) || runSimdAttentionGrad(backend, attention, at)) return dqkv;
   backend.disposeData(dqkv.dataId);
   throw simdKernelsUnavailable(FUSED_ATTENTION_GRAD_KERNEL);
 }

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { WasmBackend } from './wasm-backend.js';
-import type { SimdProduct } from './simd-kernels.js';
+import type { SimdAttention, SimdProduct } from './simd-kernels.js';
 
 /**
  * Saccade's native product (native/matmul.cc): an N-API addon compiled with g++ when the package
@@ -53,6 +53,22 @@ interface NativeAddon {
   /** native/gelu.cc: the SIMD kernel's gelu and geluGrad, bit for bit. */
   gelu(heap: ArrayBuffer, x: number, out: number, size: number): void;
   geluGrad(heap: ArrayBuffer, x: number, dy: number, out: number, size: number): void;
+  /** native/attention.cc: the SIMD kernel's attention and attentionGrad, bit for bit; false on the portable instruction set. */
+  attention(heap: ArrayBuffer, qkv: number, bias: number, out: number, stats: number, batch: number, length: number, heads: number, size: number, biasStride: number, scale: number): boolean;
+  attentionGrad(
+    heap: ArrayBuffer,
+    qkv: number,
+    bias: number,
+    dy: number,
+    stats: number,
+    dqkv: number,
+    batch: number,
+    length: number,
+    heads: number,
+    size: number,
+    biasStride: number,
+    scale: number,
+  ): boolean;
   configure(isa: string | undefined, fused: boolean): string;
   settings(): NativeSettings;
 }
@@ -94,8 +110,8 @@ function load(): NativeAddon | undefined {
     const file = nativeMatMulPath();
     if (!existsSync(file)) throw new Error(`${file} is missing: build @saccade/tensor with g++ and Node's headers to get it`);
     const module = requireFromHere(file) as Partial<NativeAddon>;
-    if (typeof module.batchMatMul !== 'function' || typeof module.configure !== 'function' || typeof module.gelu !== 'function') {
-      throw new Error(`${file} is from an older build (no configure or gelu): rebuild @saccade/tensor`);
+    if (typeof module.batchMatMul !== 'function' || typeof module.configure !== 'function' || typeof module.attention !== 'function') {
+      throw new Error(`${file} is from an older build (no configure or attention): rebuild @saccade/tensor`);
     }
     module.configure(undefined, mode === 'fused');
     addon = module as NativeAddon;
@@ -173,6 +189,25 @@ export function runNativeGeluGrad(backend: WasmBackend, x: number, dy: number, o
   if (!native) return false;
   native.geluGrad(backend.wasm.HEAPU8.buffer as ArrayBuffer, x, dy, out, size);
   return true;
+}
+
+/**
+ * The fused attention on the native kernel (out written, stats too); false (nothing written) when
+ * it is off, not loaded, or on the portable instruction set, where the SIMD kernel is faster.
+ */
+export function runNativeAttention(backend: WasmBackend, attention: SimdAttention, out: number): boolean {
+  const native = loaded();
+  if (!native) return false;
+  const { qkv, bias, stats, batch, length, heads, size, biasStride, scale } = attention;
+  return native.attention(backend.wasm.HEAPU8.buffer as ArrayBuffer, qkv, bias ?? -1, out, stats, batch, length, heads, size, biasStride, scale);
+}
+
+/** The fused attention's gradient on the native kernel (dqkv written); false as runNativeAttention. */
+export function runNativeAttentionGrad(backend: WasmBackend, attention: SimdAttention, at: { dy: number; dqkv: number }): boolean {
+  const native = loaded();
+  if (!native) return false;
+  const { qkv, bias, stats, batch, length, heads, size, biasStride, scale } = attention;
+  return native.attentionGrad(backend.wasm.HEAPU8.buffer as ArrayBuffer, qkv, bias ?? -1, at.dy, stats, at.dqkv, batch, length, heads, size, biasStride, scale);
 }
 
 /**
