@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Training throughput of the built-in model's small preset on this machine's backend: SFT steps
 // (forward + backward + clipping + Adam) and generation (imports the BUILT dists of
-// @saccade/models and @saccade/trainers: run `pnpm build` first). Prints one JSON object. Options: --steps N, --batch N, --torch (also run the
+// @saccade/models and @saccade/trainers: run `pnpm build` first). Prints one JSON object. Options: --steps N, --warmup N (steps of each route before the timed ones; default 8), --batch N, --torch (also run the
 // PyTorch peer on the same weights and batch, and its greedy KV-cached generation), --preset tiny|small, --config '{"patchSize":16}',
 // --workers N (data-parallel worker threads besides the main one; default: one per spare core).
 // --profile: where the time of real SFT and GRPO steps goes instead (step-profile.mjs; options
@@ -26,6 +26,8 @@ const preset = argument('preset', 'small');
 const steps = Number(argument('steps', '4'));
 const batchSize = Number(argument('batch', '32'));
 const withTorch = process.argv.includes('--torch');
+const warmupSteps = Number(argument('warmup', '8'));
+if (!Number.isInteger(warmupSteps) || warmupSteps < 1) throw new RangeError(`--warmup must be a whole number ≥ 1; got ${argument('warmup', '8')}.`);
 
 /**
  * The peer's OpenBLAS at its best on this CPU: Debian's OpenBLAS 0.3.21 does not know CPUs newer
@@ -270,9 +272,16 @@ async function throughput() {
   const workersArgument = argument('workers', undefined);
   const parallel = await DataParallel.create(model, workersArgument === undefined ? {} : { workers: Number(workersArgument) });
   const context = { targetTokens: countTargets(batch) };
-  const ours = [sftStep(model, optimizer, batch).loss]; // warm-up: kernels, Adam slots
-  ours.push((await parallel.step(optimizer, sftLossReference(), batch, context)).loss); // warm-up of the workers
-  const theirs = peer ? [await peer.step(), await peer.step()] : [];
+  // Warm-up (--warmup N, default 8): kernels, Adam's slots, the workers, and V8's optimizing
+  // compiler, which compiles the hot JavaScript of the first dozen steps on background threads
+  // that take cores from the measured ones; the peer's steps alternate as in the measured ones.
+  const ours = [];
+  const theirs = [];
+  for (let step = 0; step < warmupSteps; step++) {
+    ours.push(sftStep(model, optimizer, batch).loss);
+    ours.push((await parallel.step(optimizer, sftLossReference(), batch, context)).loss);
+    if (peer) theirs.push(await peer.step(), await peer.step());
+  }
   let trainSeconds = 0;
   let trainCpu = 0;
   let parallelSeconds = 0;
@@ -414,6 +423,7 @@ async function throughput() {
       batch: batchSize,
       length,
       steps,
+      warmupSteps,
       secondsPerStep: trainSeconds / steps,
       cpuSecondsPerStep: trainCpu / steps,
       tokensPerSecond: (batchSize * length * steps) / trainSeconds,

@@ -8,7 +8,7 @@ import { activePhaseTimer, timePhase } from '../phase-timer';
 import { applyGradients, type ApplyLossResult } from '../train-step';
 import type { GenerateOptions, GeneratedSample } from '../generate';
 import type { VisionLanguageModel } from '../vision-language-model';
-import { flattenTensors, unflattenTensors } from './flat-weights';
+import { flattenTensors, sharedFloats, totalSize, unflattenTensors } from './flat-weights';
 import { resolveLoss } from './resolve-loss';
 import { addShardGradients, exampleCost, shardGradients, type ShardGradients } from './shard-gradients';
 import type { LossReference, ShardLoss } from './shard-loss';
@@ -68,6 +68,7 @@ export class DataParallel {
   private nextId = 1;
   private failure: Error | undefined;
   private closed = false;
+  private weightBuffer: Float32Array | undefined;
 
   private constructor(model: VisionLanguageModel, workers: Worker[]) {
     this.model = model;
@@ -119,7 +120,7 @@ export class DataParallel {
     const profile = activePhaseTimer() !== undefined;
     // Post the workers' shards first, so they run while this thread does its own.
     const replies = timePhase('exchange.send', () => {
-      const weights = remote.length > 0 ? flattenTensors(this.model.trainableVariables) : undefined;
+      const weights = remote.length > 0 ? this.sharedWeights() : undefined;
       return remote.map((shard, index) =>
         this.request(this.workers[index]!, { kind: 'gradients', id: this.nextId++, weights: weights!, loss, shard, context, ...(profile ? { profile } : {}) }),
       );
@@ -166,7 +167,7 @@ export class DataParallel {
     const seed = options.seed ?? 0;
     const timer = activePhaseTimer();
     const remote = timePhase('exchange.send', () => {
-      const weights = flattenTensors(this.model.trainableVariables);
+      const weights = this.sharedWeights();
       return parts.slice(1).map((prompts, index) =>
         this.request(this.workers[index]!, { kind: 'generate', id: this.nextId++, weights, options: { ...rest, prompts, seed: seed + index + 1 }, ...(timer ? { profile: true } : {}) }),
       );
@@ -205,6 +206,17 @@ export class DataParallel {
     await Promise.all(this.workers.map((worker) => worker.terminate()));
     for (const { reject } of this.pending.values()) reject(new Error('DataParallel was closed.'));
     this.pending.clear();
+  }
+
+  /**
+   * The model's weights in the buffer the workers share (written here while they wait; they copy it
+   * into their replicas when a request starts, and every request is awaited before the next write).
+   */
+  private sharedWeights(): Float32Array {
+    const variables = this.model.trainableVariables;
+    const size = totalSize(variables);
+    if (this.weightBuffer?.length !== size) this.weightBuffer = sharedFloats(size);
+    return flattenTensors(variables, this.weightBuffer);
   }
 
   private request(worker: Worker, request: WorkerRequest): Promise<WorkerReply> {

@@ -5,9 +5,23 @@ export function totalSize(tensors: readonly { size: number }[]): number {
   return tensors.reduce((sum, tensor) => sum + tensor.size, 0);
 }
 
-/** Copies tensors, in order, into one Float32Array (one message, one transfer between threads). */
-export function flattenTensors(tensors: readonly tf.Tensor[]): Float32Array {
-  const flat = new Float32Array(totalSize(tensors));
+/**
+ * A Float32Array over shared memory: posted to another thread it is shared, not copied, so the
+ * weights and gradients DataParallel exchanges every step cost no copy and no garbage (a fresh
+ * 6 MB array a step made each thread's heap collect once a step).
+ */
+export function sharedFloats(length: number): Float32Array {
+  return new Float32Array(new SharedArrayBuffer(length * Float32Array.BYTES_PER_ELEMENT));
+}
+
+/**
+ * Copies tensors, in order, into one Float32Array: `into` when given (its length must be theirs,
+ * e.g. a reused sharedFloats buffer), else a new one.
+ */
+export function flattenTensors(tensors: readonly tf.Tensor[], into?: Float32Array): Float32Array {
+  const size = totalSize(tensors);
+  if (into && into.length !== size) throw new RangeError(`A flat buffer of ${size} values was expected; got ${into.length}.`);
+  const flat = into ?? new Float32Array(size);
   let offset = 0;
   for (const tensor of tensors) {
     flat.set(tensor.dataSync() as Float32Array, offset);

@@ -11,7 +11,7 @@ import { initialParameterValues } from '../model-parameters';
 import { PhaseTimer, setPhaseTimer, timePhase, type PhaseTotals } from '../phase-timer';
 import { Tokenizer, type TokenizerJson } from '../tokenizer';
 import { VisionLanguageModel } from '../vision-language-model';
-import { assignFlat, flattenTensors } from './flat-weights';
+import { assignFlat, flattenTensors, sharedFloats, totalSize } from './flat-weights';
 import { resolveLoss } from './resolve-loss';
 import { shardGradients } from './shard-gradients';
 import type { WorkerReply, WorkerRequest } from './worker-messages';
@@ -27,6 +27,9 @@ if (!port) throw new Error('gradient-worker must run in a worker thread (DataPar
 const setup = workerData as WorkerSetup;
 await initTensor({ backend: setup.backend });
 const model = new VisionLanguageModel(setup.config, new Tokenizer(setup.tokenizer), initialParameterValues(setup.config, 0));
+// This worker's gradients, in memory the main thread shares: written here, read there before the
+// main thread sends this worker its next request (so never both at once).
+const gradientBuffer = sharedFloats(totalSize(model.trainableVariables));
 
 port.on('message', (request: WorkerRequest) => {
   void (async () => {
@@ -49,10 +52,10 @@ port.on('message', (request: WorkerRequest) => {
       }
       const loss = await resolveLoss(request.loss);
       const result = shardGradients(model, loss, request.shard, request.context);
-      const gradients = timePhase('gradients.flatten', () => flattenTensors(result.gradients));
+      const gradients = timePhase('gradients.flatten', () => flattenTensors(result.gradients, gradientBuffer));
       tf.dispose(result.gradients);
       const reply: WorkerReply = { id: request.id, ok: true, gradients, loss: result.loss, metrics: result.metrics, ...profile() };
-      port.postMessage(reply, [gradients.buffer as ArrayBuffer]);
+      port.postMessage(reply);
     } catch (error) {
       if (timer) {
         setPhaseTimer(undefined);
