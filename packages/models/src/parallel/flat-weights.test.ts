@@ -1,7 +1,10 @@
 import { MessageChannel } from 'node:worker_threads';
 import * as tf from '@tensorflow/tfjs-core';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { initBackend } from '../../test/helpers';
 import { flattenTensors, sharedFloats, unflattenTensors } from './flat-weights';
+
+beforeAll(initBackend);
 
 describe('flat weights', () => {
   it('flattens tensors in order into a given buffer, and refuses one of another length', () => {
