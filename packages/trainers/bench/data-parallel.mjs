@@ -3,10 +3,14 @@
 // step on the whole batch and on half of it, against DataParallel's step on the whole batch, with
 // each thread's phases (forward, backward, exchange, clip, Adam; the worker's weights.assign and
 // gradients.flatten). Steps alternate (single, half, parallel) so all see the same load; medians.
-// Usage: node bench/data-parallel.mjs [--preset small] [--batch 32] [--steps 4] [--workers N]
+// With Linux's per-thread scheduler statistics (/proc/self/task/*/schedstat), each thread's time
+// on a core and waiting for one during the DataParallel steps (`schedule`): the two computing
+// threads, and V8's background threads (compiling and garbage collecting) that compete with them.
+// Usage: node bench/data-parallel.mjs [--preset small] [--batch 32] [--steps 4] [--warmup 3] [--workers N]
 import { initTensor, nativeMatMulStatus } from '@saccade/tensor';
 import { applyChatTemplate, createAdamOptimizer, DataParallel, imageTokenCount, PhaseTimer, setPhaseTimer, VisionLanguageModel } from '@saccade/models';
 import { countTargets, sftLossReference, sftStep } from '@saccade/trainers';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
 
 const option = (name, fallback) => {
@@ -22,6 +26,7 @@ const preset = option('preset', 'small');
 const batchSize = count('batch', '32');
 const steps = count('steps', '4');
 const workersOption = option('workers', undefined);
+const warmup = count('warmup', '3');
 
 await initTensor();
 const model = VisionLanguageModel.create({ preset, seed: 0 });
@@ -45,10 +50,27 @@ const optimizer = createAdamOptimizer({ learningRate: 1e-4 });
 const parallel = await DataParallel.create(model, workersOption === undefined ? {} : { workers: Number(workersOption) });
 const context = { targetTokens: countTargets(batch) };
 
-// Warm-up: kernels, Adam's slots, the workers.
-sftStep(model, optimizer, batch);
-sftStep(model, optimizer, half);
-await parallel.step(optimizer, sftLossReference(), batch, context);
+// Warm-up: kernels, Adam's slots, the workers, V8's compiling of the hot JavaScript.
+for (let step = 0; step < warmup; step++) {
+  sftStep(model, optimizer, batch);
+  sftStep(model, optimizer, half);
+  await parallel.step(optimizer, sftLossReference(), batch, context);
+}
+
+/** Nanoseconds on a core and waiting for one, per thread id (Linux), or undefined elsewhere. */
+const schedstat = () => {
+  if (!existsSync('/proc/self/task')) return undefined;
+  const threads = {};
+  for (const id of readdirSync('/proc/self/task')) {
+    try {
+      const [run, wait] = readFileSync(`/proc/self/task/${id}/schedstat`, 'utf8').trim().split(/\s+/).map(Number);
+      threads[id] = { run, wait };
+    } catch {
+      // a thread that ended between the listing and the read
+    }
+  }
+  return threads;
+};
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const round = (value) => Math.round(value * 10) / 10;
@@ -65,11 +87,29 @@ const timed = async (fn) => {
   return { ms, phases: flat(snapshot.phases), workers: flat(snapshot.workers) };
 };
 const runs = { single: [], half: [], parallel: [] };
+const schedule = {};
 for (let step = 0; step < steps; step++) {
   runs.single.push(await timed(() => sftStep(model, optimizer, batch)));
   runs.half.push(await timed(() => sftStep(model, optimizer, half)));
+  const before = schedstat();
   runs.parallel.push(await timed(() => parallel.step(optimizer, sftLossReference(), batch, context)));
+  const after = schedstat();
+  if (before && after) {
+    for (const [id, end] of Object.entries(after)) {
+      const start = before[id];
+      if (!start) continue;
+      const total = (schedule[id] ??= { run: 0, wait: 0 });
+      total.run += (end.run - start.run) / 1e6;
+      total.wait += (end.wait - start.wait) / 1e6;
+    }
+  }
 }
+// Per DataParallel step: the two busiest threads are the computing ones (this one and the
+// worker), the rest V8's and libuv's; milliseconds on a core and waiting for one.
+const threadsBusiest = Object.values(schedule)
+  .map((total) => ({ runMs: round(total.run / steps), waitMs: round(total.wait / steps) }))
+  .filter((thread) => thread.runMs > 0.05)
+  .sort((a, b) => b.runMs - a.runMs);
 /** Median milliseconds of each phase over the steps. */
 const phaseMedians = (list, key) => {
   const names = [...new Set(list.flatMap((run) => Object.keys(run[key])))];
@@ -97,6 +137,14 @@ console.log(
       speedUp: round((single.ms / dataParallel.ms) * 100) / 100,
       // What the threads' shards would take alone (one thread on half the batch) against the step.
       halfOverParallel: round((halfBatch.ms / dataParallel.ms) * 100) / 100,
+      warmup,
+      schedule: existsSync('/proc/self/task')
+        ? {
+            computing: threadsBusiest.slice(0, parallel.threadCount),
+            others: threadsBusiest.slice(parallel.threadCount),
+            othersRunMs: round(threadsBusiest.slice(parallel.threadCount).reduce((sum, thread) => sum + thread.runMs, 0)),
+          }
+        : undefined,
     },
     null,
     2,
