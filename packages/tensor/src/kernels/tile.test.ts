@@ -10,6 +10,9 @@ describe('Tile on wasm', () => {
     [[2, 3], [2, 3]],
     [[1, 1, 4, 4], [3, 2, 1, 1]],
     [[2, 1, 3], [1, 5, 2]],
+    // A KV cache repeated per sample: the unrepeated trailing axes copied as one block.
+    [[2, 1, 3, 5], [1, 3, 1, 1]],
+    [[2, 3], [1, 1]],
   ] as Array<[number[], number[]]>) {
     it(`tiles ${shape} by ${reps} as cpu, with gradient`, async () => {
       await expectSameOnBackends(() => {

@@ -28,7 +28,16 @@ function tile(args: { inputs: { x: TensorInfo }; backend: unknown; attrs: TileAt
     inStride *= shape[axis] ?? 1;
     outStride *= outShape[axis] ?? 1;
   }
+  // The trailing axes that are not repeated are one contiguous block in both: copied in one go
+  // (a KV cache [rows, 1, heads, length, size] tiled n times on axis 1 is rows block copies).
+  let tail = rank;
+  while (tail > 0 && (reps[tail - 1] ?? 1) === 1) tail--;
   const fill = (axis: number, read: number, write: number): void => {
+    if (axis === tail) {
+      const block = inStrides[axis - 1] ?? sizeOf(shape);
+      target.set(source.subarray(read, read + block), write);
+      return;
+    }
     const length = shape[axis] ?? 1;
     const step = outStrides[axis] ?? 1;
     if (axis === rank - 1) {
