@@ -23,6 +23,8 @@ export interface TrainedRun extends RunEnvSettings {
   checkpoint: string;
   policyView?: string;
   historyWindow?: number;
+  /** Tokens a response could take in the run's held-out evaluations (its last phase's maxTokens). */
+  maxTokens?: number;
 }
 
 /**
@@ -46,12 +48,24 @@ export function readTrainedRun(path: string, source: string): TrainedRun | undef
     runPath = path;
   }
   const config = readRunConfig(runPath);
+  const maxTokens = evaluationMaxTokens(config);
   return {
     checkpoint,
     ...envSettings(config),
     ...(config.policyView === undefined ? {} : { policyView: config.policyView }),
     ...(typeof config.historyWindow === 'number' ? { historyWindow: config.historyWindow } : {}),
+    ...(maxTokens === undefined ? {} : { maxTokens }),
   };
+}
+
+/**
+ * The response budget of a run's held-out evaluations: its RL phase's maxTokens when that phase
+ * ran steps, else SFT's (a visual-search call takes ~60 tokens, past the default 48).
+ */
+function evaluationMaxTokens(config: RunConfig): number | undefined {
+  const rl = config.algorithm === 'ppo' ? config.ppo : config.grpo;
+  const last = typeof rl?.steps === 'number' && rl.steps > 0 ? rl : config.sft;
+  return typeof last?.maxTokens === 'number' ? last.maxTokens : undefined;
 }
 
 /**
@@ -68,8 +82,14 @@ export function readRunEnvSettings(path: string, flag: string): RunEnvSettings {
   return settings;
 }
 
+type PhaseConfig = { steps?: number; maxTokens?: number };
+
 type RunConfig = {
   env?: { id?: string; options?: Record<string, unknown>; maxTurns?: number };
+  algorithm?: string;
+  sft?: PhaseConfig;
+  grpo?: PhaseConfig;
+  ppo?: PhaseConfig;
   policyView?: string;
   historyWindow?: number;
   tools?: string[];

@@ -65,6 +65,7 @@ export async function resolveEvalConfig(flags: EvalFlags): Promise<EvalConfig> {
   let policyView = flags.policyView;
   let historyWindow: number | undefined;
   let maxTurns = flags.maxTurns;
+  let maxTokens = flags.maxTokens;
   let tools = flags.tools === undefined ? undefined : flags.tools.split(',').map((name) => name.trim()).filter((name) => name.length > 0);
   let toolOptions: Record<string, Record<string, unknown>> = {};
   const plugins: string[] = [];
@@ -109,6 +110,8 @@ export async function resolveEvalConfig(flags: EvalFlags): Promise<EvalConfig> {
       policyView ??= trained.policyView;
       historyWindow = trained.historyWindow;
       maxTurns ??= trained.maxTurns;
+      // The budget the run evaluated with: a call cut at 48 tokens is invalid JSON.
+      maxTokens ??= trained.maxTokens;
       plugins.push(...trained.plugins);
     }
   }
@@ -129,7 +132,7 @@ export async function resolveEvalConfig(flags: EvalFlags): Promise<EvalConfig> {
       ...(policyView === undefined ? {} : { policyView }),
       ...(historyWindow === undefined ? {} : { historyWindow }),
       ...(flags.temperature === undefined ? {} : { temperature: flags.temperature }),
-      ...(flags.maxTokens === undefined ? {} : { maxTokens: flags.maxTokens }),
+      ...(maxTokens === undefined ? {} : { maxTokens }),
     },
     episodes: episodes ?? 100,
     samples: flags.samples ?? 1,
