@@ -61,7 +61,8 @@ async function readRecipe(name: string): Promise<Record<string, unknown>> {
   return readConfigFile(join(RECIPES_FOLDER, `${name}.yaml`));
 }
 
-function mergeDeep(base: Record<string, unknown>, overrides: Record<string, unknown>): Record<string, unknown> {
+/** `overrides` merged into `base` key by key (mappings merge, anything else replaces; undefined keeps the base's). */
+export function mergeDeep(base: Record<string, unknown>, overrides: Record<string, unknown>): Record<string, unknown> {
   const result: Record<string, unknown> = { ...base };
   for (const [key, value] of Object.entries(overrides)) {
     if (value === undefined) continue;

@@ -22,7 +22,9 @@ describe('saccade train', () => {
     const output = capture();
     const { exitCode } = await runCli(
       ['train', '--env', 'saccade/Sokoban-v1', '--env-options', '{"format":"no_think","observation":"vision","maxActionsPerTurn":1}', '--max-turns', '2', '--algorithm', 'sft',
-        '--preset', 'tiny', '--steps', '2', '--batch-size', '4', '--eval-every', '2', '--eval-episodes', '2', '--train-seeds', '4', '--workers', '0', '--name', 'sokoban', '--out', scratch],
+        '--preset', 'tiny', '--steps', '2', '--batch-size', '4', '--eval-every', '2', '--eval-episodes', '2', '--train-seeds', '4', '--workers', '0', '--name', 'sokoban', '--out', scratch,
+        // --set merges config keys; a dedicated flag (--steps) overrides it.
+        '--set', '{"sft": {"steps": 5, "maxTokens": 40}, "grpo": {"temperature": 0.7}}'],
       output,
     );
     expect(output.err).toEqual([]);
@@ -33,6 +35,8 @@ describe('saccade train', () => {
     // The held-out episodes, played by the rollout manager, reach the run's events (and the TUI).
     expect(events.find((event) => event.type === 'episode-start' && event.step === 0)).toMatchObject({ envId: 'saccade/Sokoban-v1' });
     expect(events.some((event) => event.type === 'turn-end' && event.step === 2)).toBe(true);
+    const config = parseYaml(readFileSync(join(scratch, 'sokoban', 'config.yaml'), 'utf8')) as { sft: { steps: number; maxTokens: number }; grpo: { temperature: number } };
+    expect([config.sft.steps, config.sft.maxTokens, config.grpo.temperature]).toEqual([2, 40, 0.7]);
   });
 
   test.each([
@@ -43,6 +47,9 @@ describe('saccade train', () => {
     [['--recipe', 'nope'], 'no recipe is named "nope"; expected one of: frozenlake, visual-search'],
     [['--tool-options', '[]'], 'Invalid configuration in --tool-options'],
     [['--recipe', 'visual-search', '--tool-options', '{"search_coordinate": {"offset": -1}}', '--name', 'offset'], 'search_coordinate: Invalid argument offset: expected a positive integer (pixels)'],
+    [['--set', '[1]'], 'Invalid configuration in --set'],
+    [['--set', '{"grpo": '], 'not valid JSON'],
+    [['--set', '{"grpo": {"temperatur": 0.7}}'], 'grpo: unknown key(s) "temperatur"'],
   ])('%j is a usage error before any training', async (flags, message) => {
     const output = capture();
     const { exitCode } = await runCli(['train', ...flags, '--out', scratch], output);

@@ -8,7 +8,7 @@ import { parseToolOptions, registerBuiltinTools } from '../builtin-tools';
 import { ConfigError } from '../config-error';
 import { loadPlugins, requestedPlugins } from '../plugins';
 import { EXIT_CANCELLED, EXIT_SUCCESS, EXIT_USAGE } from '../exit-codes';
-import { listRecipes, loadTrainConfig } from '../load-train-config';
+import { listRecipes, loadTrainConfig, mergeDeep } from '../load-train-config';
 import type { Output } from '../output';
 import { writeRunPlots } from '../plots/write-run-plots';
 import { RunFolder } from '../run-folder';
@@ -54,6 +54,7 @@ interface TrainFlags extends JudgeFlags {
   seed?: number;
   resume?: string;
   plain?: boolean;
+  set?: string;
 }
 
 const integer = (value: string): number => Number(value);
@@ -67,12 +68,28 @@ function toolOptionsFlag(text: string): Record<string, Record<string, unknown>> 
   }
 }
 
+/** `--set`: config keys as a JSON mapping (a usage error naming the flag otherwise). */
+function setFlag(text: string | undefined): Record<string, unknown> {
+  if (text === undefined) return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError({ source: '--set', issues: [`not valid JSON: ${(error as Error).message}`] });
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new ConfigError({ source: '--set', issues: [`expected a JSON mapping of config keys, e.g. '{"grpo": {"temperature": 0.7}}'; got ${text}`] });
+  }
+  return value as Record<string, unknown>;
+}
+
 /** `saccade train`: with no arguments, the built-in default run. */
 export function trainCommand(output: Output, setExitCode: (code: number) => void): Command {
   return new Command('train')
     .description('train the built-in model (no arguments: the default run on FrozenLake from images, SFT then GRPO)')
     .option('-r, --recipe <name>', 'a named config shipped with saccade (below; a config file and flags override it); default frozenlake')
     .option('-c, --config <file>', 'YAML config file (flags override it)')
+    .option('--set <json>', 'config keys as JSON, merged over the recipe and the config file (the other flags override it), e.g. \'{"grpo": {"temperature": 0.7, "steps": 60}}\'')
     .option('--name <name>', 'run name (default: train-<time>)')
     .option('--out <folder>', 'folder that holds run folders (default: runs)')
     .option('--preset <preset>', 'model preset: tiny | small')
@@ -123,7 +140,7 @@ export function trainCommand(output: Output, setExitCode: (code: number) => void
           await loadPlugins(config.plugins);
           demonstrations = await readSftFiles(config, output);
         } else {
-          config = await loadTrainConfig(flags.config, {
+          config = await loadTrainConfig(flags.config, mergeDeep(setFlag(flags.set), {
             name: flags.name,
             outputFolder: flags.out,
             seed: flags.seed,
@@ -156,7 +173,7 @@ export function trainCommand(output: Output, setExitCode: (code: number) => void
               timeLimitSeconds: flags.timeLimit,
             },
             grpo: { steps: flags.grpoSteps, timeLimitSeconds: flags.grpoTimeLimit },
-          }, flags.recipe);
+          }), flags.recipe);
           // The run's plug-ins (its config's, --plugin's, SACCADE_PLUGINS') before its env is made; config.yaml keeps them for --resume.
           const plugins = await loadPlugins([...config.plugins, ...requestedPlugins(command)]);
           config = { ...config, plugins: [...new Set(plugins.map((plugin) => plugin.spec))] };
