@@ -16,3 +16,4 @@ export { smoothMaxStem, smoothMaxStemOps, type SmoothMaxStemOptions } from './sm
 export { fusedAttention, fusedAttentionOps, type FusedAttentionShape } from './fused-attention.js';
 export { decodeAttention, decodeAttentionOps, type DecodeAttentionOptions, type DecodeAttentionResult, type KvCacheLayer } from './decode-attention.js';
 export { FusedAdamOptimizer, fusedAdamAvailable } from './fused-adam.js';
+export { copyTensorInto } from './copy-tensor-into.js';

@@ -1,4 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
+import { copyTensorInto } from '@saccade/tensor';
 
 /** Total element count of tensors (a flat buffer's length). */
 export function totalSize(tensors: readonly { size: number }[]): number {
@@ -24,7 +25,8 @@ export function flattenTensors(tensors: readonly tf.Tensor[], into?: Float32Arra
   const flat = into ?? new Float32Array(size);
   let offset = 0;
   for (const tensor of tensors) {
-    flat.set(tensor.dataSync() as Float32Array, offset);
+    // Straight from the backend's memory: no array a tensor to collect afterwards.
+    copyTensorInto(tensor, flat, offset);
     offset += tensor.size;
   }
   return flat;
