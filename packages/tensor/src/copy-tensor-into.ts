@@ -1,5 +1,5 @@
 import { tf } from './tf.js';
-import { asWasmBackend } from './kernels/wasm-backend.js';
+import { asWasmBackend, heapFloat32 } from './kernels/wasm-backend.js';
 
 /**
  * Copies a float32 tensor's values into `target` at `offset`. On the wasm backend straight from its
@@ -13,9 +13,8 @@ export function copyTensorInto(tensor: tf.Tensor, target: Float32Array, offset =
     throw new RangeError(`copyTensorInto: ${tensor.size} values at ${offset} do not fit a target of ${target.length}`);
   }
   if (tf.getBackend() === 'wasm') {
-    const backend = asWasmBackend(tf.backend());
     // A view of the heap, valid until the next allocation: copied at once.
-    target.set(backend.typedArrayFromHeap({ dataId: tensor.dataId, shape: tensor.shape, dtype: 'float32' }) as Float32Array, offset);
+    target.set(heapFloat32(asWasmBackend(tf.backend()), tensor), offset);
     return;
   }
   target.set(tensor.dataSync() as Float32Array, offset);
