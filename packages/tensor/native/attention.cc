@@ -35,6 +35,13 @@ struct Attention {
   float scale;
 };
 
+// The largest of `count` lanes, NaN if any is NaN (the kernels' vector maxima end here).
+float maxOfLanes(const float* lanes, int count) {
+  float m = lanes[0];
+  for (int i = 1; i < count; i++) m = (m != m || lanes[i] != lanes[i]) ? NAN : (lanes[i] > m ? lanes[i] : m);
+  return m;
+}
+
 #if defined(SACCADE_X86)
 #pragma GCC push_options
 #pragma GCC target("avx512f")
@@ -60,9 +67,7 @@ struct V {
   static float maxOf(vec v) {
     alignas(64) float lanes[16];
     _mm512_store_ps(lanes, v);
-    float m = lanes[0];
-    for (int i = 1; i < 16; i++) m = (m != m || lanes[i] != lanes[i]) ? NAN : (lanes[i] > m ? lanes[i] : m);
-    return m;
+    return maxOfLanes(lanes, 16);
   }
   static vec expOrZero(vec y) { return _mm512_maskz_mov_ps(static_cast<__mmask16>(~_mm512_cmp_ps_mask(y, _mm512_set1_ps(kExpLow), _CMP_LT_OQ)), exp512(y)); }
   static float first(vec v) { return _mm512_cvtss_f32(v); }
@@ -103,9 +108,7 @@ struct V {
   static float maxOf(vec v) {
     alignas(32) float lanes[8];
     _mm256_store_ps(lanes, v);
-    float m = lanes[0];
-    for (int i = 1; i < 8; i++) m = (m != m || lanes[i] != lanes[i]) ? NAN : (lanes[i] > m ? lanes[i] : m);
-    return m;
+    return maxOfLanes(lanes, 8);
   }
   static vec expOrZero(vec y) { return _mm256_andnot_ps(_mm256_cmp_ps(y, _mm256_set1_ps(kExpLow), _CMP_LT_OQ), exp256(y)); }
   static float first(vec v) { return _mm256_cvtss_f32(v); }
