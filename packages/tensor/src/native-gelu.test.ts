@@ -2,22 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRequire } from 'node:module';
 import { buildNative } from '../scripts/build-native.mjs';
 import { gelu, tf } from './index.js';
-import { expectNoLeak, initWasm, randomTensor } from '../test/compare-backends.js';
+import { differingBitPatterns, expectNoLeak, initWasm, randomTensor } from '../test/compare-backends.js';
 import { nativeMatMulMode, nativeMatMulPath, nativeMatMulStatus, setNativeMatMulEnabled, setNativeMatMulOptions, type NativeMatMulIsa } from './kernels/native-matmul.js';
 
 // The addon is optional (see native-matmul.test.ts): skipped, with the reason, where it cannot be built.
 const build = buildNative({ onlyIfStale: true });
 const skipReason = build.built ? '' : ` (skipped: ${build.reason})`;
-
-/** Indices whose float32 bit patterns differ (a NaN counts as equal to any NaN: its payload is not the kernels' to agree on). */
-function differing(actual: Float32Array, expected: Float32Array): number[] {
-  expect(actual.length).toBe(expected.length);
-  const x = new Uint32Array(actual.buffer, actual.byteOffset, actual.length);
-  const y = new Uint32Array(expected.buffer, expected.byteOffset, expected.length);
-  const out: number[] = [];
-  for (let i = 0; i < y.length; i++) if (x[i] !== y[i] && !(Number.isNaN(actual[i]) && Number.isNaN(expected[i]))) out.push(i);
-  return out;
-}
 
 /** GELU and its gradient (weighted, so dy is not all ones) of x, read back, on the native route (given settings) or off it. */
 function run(x: tf.Tensor, weights: tf.Tensor, native: false | NativeMatMulIsa): Float32Array[] {
@@ -53,7 +43,7 @@ describe.skipIf(!build.built)(`the native GELU${skipReason}`, () => {
       expect(isas.length).toBeGreaterThan(0);
       for (const isa of isas) {
         const native = run(x, weights, isa);
-        expect({ isa, forward: differing(native[0]!, reference[0]!), gradient: differing(native[1]!, reference[1]!) }).toEqual({ isa, forward: [], gradient: [] });
+        expect({ isa, forward: differingBitPatterns(native[0]!, reference[0]!), gradient: differingBitPatterns(native[1]!, reference[1]!) }).toEqual({ isa, forward: [], gradient: [] });
       }
       tf.dispose([random, x, weights]);
     });

@@ -102,3 +102,16 @@ export async function kernelNames(fn: () => tf.Tensor | tf.Tensor[]): Promise<st
 export function largestMagnitude(values: ArrayLike<number>): number {
   return Array.from(values).reduce((top, value) => Math.max(top, Math.abs(value)), 0);
 }
+
+/**
+ * Indices whose float32 bit patterns differ, for kernels that must agree bit for bit (a NaN counts
+ * as equal to any NaN: its payload is not the kernels' to agree on).
+ */
+export function differingBitPatterns(actual: Float32Array, expected: Float32Array): number[] {
+  expect(actual.length).toBe(expected.length);
+  const x = new Uint32Array(actual.buffer, actual.byteOffset, actual.length);
+  const y = new Uint32Array(expected.buffer, expected.byteOffset, expected.length);
+  const out: number[] = [];
+  for (let i = 0; i < y.length; i++) if (x[i] !== y[i] && !(Number.isNaN(actual[i]) && Number.isNaN(expected[i]))) out.push(i);
+  return out;
+}
