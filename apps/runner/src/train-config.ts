@@ -127,6 +127,12 @@ export const trainConfigSchema = z
          * also says what it sees, as VAGEN's base model can, and still has no policy.
          */
         demonstrator: z.enum(['oracle', 'random', 'random-grounded']).default('oracle'),
+        /**
+         * Leave out of the loss the demonstration turns whose looks all missed the target (a searching
+         * teacher's looks at decoys: VisualSearch's oracleDecoys), so the pointer is taught the
+         * target's cell only; the turn after a missed look keeps its loss.
+         */
+        maskMissedLooks: z.boolean().default(false),
         steps: z.number().int().nonnegative().default(400),
         batchSize: z.number().int().positive().default(32),
         learningRate: z.number().positive().default(3e-3),

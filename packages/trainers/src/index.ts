@@ -4,6 +4,7 @@ export { warmupConstantLearningRate, warmupCosineLearningRate } from './learning
 export { sftLossReference, trainSft, type TrainSftResult, type TrainSftSettings } from './train-sft';
 export { countTargets, maskedCrossEntropy, sftShardLoss, sftStep, type SftExample, type SftLossContext } from './losses/sft-loss';
 export * from './advantages/index';
+export { missedLookTurns } from './missed-look-turns';
 export { trainGrpo, grpoBatch, policyExamples, policyLossReference, type GrpoAdvantageSettings, type GrpoGroupStatistics, type TrainGrpoResult, type TrainGrpoSettings } from './train-grpo';
 export { POLICY_LOSS_AGGREGATIONS, policyShardLoss, stopGradient, type PolicyExample, type PolicyLossAggregation, type PolicyLossContext } from './losses/policy-loss';
 export { rolloutDiagnostics, type RolloutDiagnostics } from './rollout-diagnostics';

@@ -94,6 +94,38 @@ describe('trainSft', () => {
     model.dispose();
   });
 
+  test('maskMissedLooks leaves the turns whose looks all missed out of the loss, and says how many', async () => {
+    const { registerEnv } = await import('@saccade/core');
+    const { ColourStepsEnv } = await import('../test/colour-steps-env');
+    // The first turn of each episode reports a look (the tool-use wrapper's call records): on odd seeds it missed the target.
+    class LookingColourSteps extends ColourStepsEnv {
+      #seed = 0;
+      #turn = 0;
+      override async reset(options: { seed?: number } = {}) {
+        this.#seed = options.seed ?? 0;
+        this.#turn = 0;
+        return super.reset(options);
+      }
+      override async step(action: string) {
+        const result = await super.step(action);
+        const turn = this.#turn++;
+        return turn === 0 ? { ...result, info: { ...result.info, toolCalls: [{ name: 'crop', ok: true, hit: this.#seed % 2 === 0 }] } } : result;
+      }
+    }
+    registerEnv({ id: 'test/LookingColourSteps-v1', create: () => new LookingColourSteps(), maxTurns: 2 }, { override: true });
+    const ready = async (maskMissedLooks: boolean) => {
+      const model = VisionLanguageModel.create({ preset: 'tiny', seed: 0 });
+      const events: RunEvent[] = [];
+      const settings = { ...episodeSettings, envId: 'test/LookingColourSteps-v1', trainSeeds: { start: 1000, count: 100 }, evalSeeds: { start: 0, count: 1 } };
+      await trainSft(model, { ...settings, steps: 3, batchSize: 4, learningRate: 1e-3, warmupSteps: 0, evalEvery: 3, seed: 0, workers: 0, maskMissedLooks }, (event) => events.push(event));
+      model.dispose();
+      return events.find((event) => event.type === 'log' && / demonstrations ready/.test(event.message)) as { message: string; data: unknown };
+    };
+    // 12 episodes of 2 turns, a sequence a turn (history window 0): the 6 odd seeds' first turns have no trained token left.
+    expect(await ready(false)).toMatchObject({ message: '24 demonstrations ready', data: { examples: 24 } });
+    expect(await ready(true)).toMatchObject({ message: '18 demonstrations ready (6 missed looks left out of the loss)', data: { examples: 18, maskedMissedLooks: 6 } });
+  });
+
   test('says what to do when the env has no oracle and no demonstrations are given', async () => {
     const model = VisionLanguageModel.create({ preset: 'tiny', seed: 0 });
     const { registerEnv } = await import('@saccade/core');

@@ -7,6 +7,7 @@ import type { EpisodeContext } from '@saccade/rollout';
 import type { Agent, RunEvent, Trajectory } from '@saccade/spec';
 import type * as tf from '@tensorflow/tfjs-core';
 import { warmupCosineLearningRate } from './learning-rate-schedule';
+import { missedLookTurns } from './missed-look-turns';
 import type { EvalSampling } from './evaluate-policy';
 import { createHeldOutEvaluator, type TimedEvaluation } from './held-out-evaluator';
 import { countTargets, type SftExample } from './losses/sft-loss';
@@ -35,6 +36,12 @@ export interface TrainSftSettings extends EpisodeSettings {
   demonstrationAgent?: (context: EpisodeContext) => Agent | Promise<Agent>;
   /** Demonstrations from elsewhere (SFT files, converted task files), as trajectories. */
   demonstrations?: PlayedBatch;
+  /**
+   * Leave out of the loss the turns whose looks all missed the target (`missedLookTurns`: a
+   * searching teacher's looks at decoys), so the pointer learns the target's cell only while the
+   * episodes still show a miss and another look (default false).
+   */
+  maskMissedLooks?: boolean;
   steps: number;
   batchSize: number;
   learningRate: number;
@@ -97,15 +104,17 @@ export async function trainSft(
   assertDisjointSeeds(settings.trainSeeds, settings.evalSeeds);
   const parallel = await DataParallel.create(model, settings.workers === undefined ? {} : { workers: settings.workers });
   let examples: SftExample[];
+  let maskedMissedLooks: number;
   let episodes: PolicyEpisodes;
   try {
     episodes = await createPolicyEpisodes(model, settings, parallel, onEvent);
-    examples = await sftExamples(episodes, settings, log);
+    ({ examples, maskedMissedLooks } = await sftExamples(episodes, settings, log));
   } catch (error) {
     await parallel.close();
     throw error;
   }
-  log(`${examples.length} demonstrations ready`, { examples: examples.length });
+  if (settings.maskMissedLooks) log(`${examples.length} demonstrations ready (${maskedMissedLooks} missed looks left out of the loss)`, { examples: examples.length, maskedMissedLooks });
+  else log(`${examples.length} demonstrations ready`, { examples: examples.length });
   if (examples.length === 0) {
     await parallel.close();
     throw new RangeError(`SFT on ${settings.envId} has no demonstrations: enable the oracle or give demonstrations (an SFT file from \`saccade data generate\`).`);
@@ -171,12 +180,23 @@ export async function trainSft(
  * 10-step run on 8,000 seeds starts at once. The set depends on (seeds, steps, batch size) only: a
  * resumed run plays the same one.
  */
-async function sftExamples(episodes: PolicyEpisodes, settings: TrainSftSettings, log: (message: string, data?: Record<string, unknown>) => void): Promise<SftExample[]> {
+async function sftExamples(
+  episodes: PolicyEpisodes,
+  settings: TrainSftSettings,
+  log: (message: string, data?: Record<string, unknown>) => void,
+): Promise<{ examples: SftExample[]; maskedMissedLooks: number }> {
   const examples: SftExample[] = [];
+  let maskedMissedLooks = 0;
   const add = async (batch: PlayedBatch, trajectories: readonly Trajectory[] = batch.trajectories): Promise<void> => {
     // Decoded together, kept in order: one image decode at a time left sharp's pool idle (a
     // 64-px PNG is ~1 ms of latency and far less of work).
-    const perTrajectory = await Promise.all(trajectories.map((trajectory) => trajectoryExamples(episodes, trajectory, batch)));
+    const perTrajectory = await Promise.all(
+      trajectories.map((trajectory) => {
+        const missed = settings.maskMissedLooks ? missedLookTurns(trajectory) : new Set<number>();
+        maskedMissedLooks += missed.size;
+        return trajectoryExamples(episodes, trajectory, batch, missed);
+      }),
+    );
     for (const list of perTrajectory) examples.push(...list);
   };
   if (settings.oracle ?? true) {
@@ -203,18 +223,19 @@ async function sftExamples(episodes: PolicyEpisodes, settings: TrainSftSettings,
     if (failures > 0) log(`${failures} ${name} episodes failed and are left out (first: ${firstFailure})`);
   }
   if (settings.demonstrations) await add(settings.demonstrations);
-  return examples;
+  return { examples, maskedMissedLooks };
 }
 
 /** Seeds the demonstrator plays between two progress lines. */
 const DEMONSTRATION_CHUNK = 512;
 
-/** A demonstration's masked sequences (those with a trained token), images decoded. */
-async function trajectoryExamples(episodes: PolicyEpisodes, trajectory: Trajectory, batch: PlayedBatch): Promise<SftExample[]> {
+/** A demonstration's masked sequences (those with a trained token), images decoded; the `missed` turns leave the loss. */
+async function trajectoryExamples(episodes: PolicyEpisodes, trajectory: Trajectory, batch: PlayedBatch, missed: ReadonlySet<number>): Promise<SftExample[]> {
   const examples: SftExample[] = [];
   for (const sequence of episodes.sequences(trajectory, { recordedTokens: false })) {
-    if (!sequence.lossMask.includes(1)) continue;
-    examples.push({ ...(await episodes.modelSequence(sequence, batch.images)), lossMask: sequence.lossMask });
+    const lossMask = missed.size === 0 ? sequence.lossMask : sequence.lossMask.map((value, position) => (missed.has(sequence.turnIds[position]!) ? 0 : value));
+    if (!lossMask.includes(1)) continue;
+    examples.push({ ...(await episodes.modelSequence(sequence, batch.images)), lossMask });
   }
   return examples;
 }
