@@ -12,7 +12,7 @@
 //
 // Options:
 //   --recipe <name>        start from a shipped recipe's config (apps/runner/recipes/<name>.yaml): its env, model, tools and phases
-//   --config <file>        start from a run config file instead (e.g. apps/runner/examples/train-sokoban.yaml)
+//   --config <file>        start from a run config file (e.g. apps/runner/examples/train-sokoban.yaml); with --recipe, merged over it
 //   --env <id>             env to train on (default saccade/FrozenLake-v1, the default run's options)
 //   --env-options <json>   its options (default: the default run's for FrozenLake, none otherwise)
 //   --max-turns <n>        turn cap (default 10)
@@ -31,7 +31,7 @@
 //   --quick                a smoke run: 8 held-out seeds, 4 SFT steps, 0.3 minutes
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse, stringify } from 'yaml';
 
@@ -101,8 +101,13 @@ const options = parseArguments(process.argv.slice(2));
 // Read when the bench starts: a commit made while it runs is not what it measured.
 const startCommit = commit();
 if (!existsSync(cli)) throw new Error(`${cli} does not exist: build the runner first (npm run setup)`);
-const recipeFile = options.config !== undefined ? resolve(options.config) : options.recipe !== undefined ? join(root, 'apps', 'runner', 'recipes', `${options.recipe}.yaml`) : undefined;
-const recipe = recipeFile === undefined ? {} : parse(readFileSync(recipeFile, 'utf8'));
+// A recipe, a config file, or a config file over a recipe (`--recipe visual-search --config
+// apps/runner/examples/visual-search-lookalikes.yaml`), merged as `saccade train` merges them.
+const readYaml = (file) => parse(readFileSync(file, 'utf8')) ?? {};
+const recipe = merge(
+  options.recipe === undefined ? {} : readYaml(join(root, 'apps', 'runner', 'recipes', `${options.recipe}.yaml`)),
+  options.config === undefined ? {} : readYaml(resolve(options.config)),
+);
 const envId = options.env ?? recipe.env?.id ?? 'saccade/FrozenLake-v1';
 const start = options.start ?? 'format';
 if (!['format', 'grounded', 'sft'].includes(start)) throw new Error(`--start expected format, grounded or sft, got ${start}`);
@@ -120,7 +125,7 @@ const evalSampling = options['eval-sampling'] === undefined ? undefined : JSON.p
 const tokenOverrides = maxTokens === undefined ? {} : { grpo: { maxTokens }, ppo: { maxTokens } };
 const overrides = merge(merge(tokenOverrides, options.set === undefined ? {} : JSON.parse(options.set)), evalSampling ? { evalSampling } : {});
 const out = resolve(options.out ?? join(root, 'runs', 'bench-rl'));
-const tag = `${options.recipe ?? envId.replace(/[^\w.-]+/g, '-')}-${start}`;
+const tag = `${options.config !== undefined ? basename(options.config).replace(/\.ya?ml$/, '') : (options.recipe ?? envId.replace(/[^\w.-]+/g, '-'))}-${start}`;
 mkdirSync(out, { recursive: true });
 
 // The start: SFT only (algorithm sft), on the oracle's or a random agent's demonstrations.
@@ -203,6 +208,7 @@ process.stdout.write(
       commit: startCommit,
       env: envId,
       recipe: options.recipe ?? null,
+      config: options.config ?? null,
       start,
       startSteps,
       startSuccess: startEval.success,
