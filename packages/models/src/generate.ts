@@ -223,7 +223,7 @@ async function decodeWithCache(
         // out; after `[c,` this step reads the row from column c's cells only.
         if (pointer?.visited && callIds) {
           const tails = rows.map((sample) => (sample >= 0 ? tailOf(sample) : []));
-          const visited = markVisited(pointer.visited, tails.map((tail) => namedCell(tail, callIds, side)));
+          const visited = markVisited(pointer.visited, tails.map((tail) => namedCell(tail, callIds, side)), config.vision.inhibitionRadius ?? 0);
           const excluded = excludedCells(visited, tails.map((tail) => openColumn(tail, callIds, side)));
           pointer = { ...pointer, visited, ...(excluded === visited ? {} : { excluded }) };
         }

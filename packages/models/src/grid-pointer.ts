@@ -58,7 +58,8 @@ export interface PointerInputs {
 
 /**
  * The cells the pointer leaves out, for inhibition of return: `excluded` [batch, length, G²] is 1 at
- * a position for each cell a complete `[c,r]` at or before it named, and, where the position's token
+ * a position for each cell a complete `[c,r]` at or before it named (and the cells within
+ * vision.inhibitionRadius of it), and, where the position's token
  * is the comma of `[c,` (the row digit comes next), for every cell outside column c: the pointer
  * names a cell, so the row is read from the written column's cells (else a column and a row of two
  * different cells not yet named could name one that was). `cellKeys` [batch, G², length] is 1 where
@@ -103,6 +104,18 @@ export function openColumn(tokens: ArrayLike<number>, ids: PointerCallIds, side:
   if (at - 2 < first || tokens[at] !== ids.comma || tokens[at - 2] !== ids.open) return -1;
   const column = ids.digits.indexOf(tokens[at - 1] ?? -1);
   return column >= 0 && column < side ? column : -1;
+}
+
+/**
+ * Marks `cell` and the cells within `radius` of it in rows and columns (row-major cells of a side ×
+ * side grid) in `target` from `offset`: what a call naming `cell` leaves out (vision.inhibitionRadius).
+ */
+function markNamed(target: Float32Array, offset: number, side: number, cell: number, radius: number): void {
+  const column = cell % side;
+  const row = Math.floor(cell / side);
+  for (let r = Math.max(0, row - radius); r <= Math.min(side - 1, row + radius); r++) {
+    for (let c = Math.max(0, column - radius); c <= Math.min(side - 1, column + radius); c++) target[offset + r * side + c] = 1;
+  }
 }
 
 /** Marks every cell outside `column` (row-major cells of a side × side grid) in `target` from `offset`. */
@@ -197,11 +210,11 @@ export function buildPointerInputs(config: ModelConfig, tokens: Int32Array, batc
   const first = { ...tensors, pointerImage: tf.tensor3d(pointerImage, [batch, length, maxImages]), pointerImageTokens: tf.tensor1d(firstImageTokens, 'int32') };
   if (!config.vision.inhibitionOfReturn) return first;
   if (!callIds) throw new Error('buildPointerInputs: inhibition of return needs the token ids of a call\'s [c,r] (callIds)');
-  return { ...first, inhibition: returnInhibition(tokens, batch, length, side, callIds, firstImageTokens, rowHasImage) };
+  return { ...first, inhibition: returnInhibition(tokens, batch, length, side, config.vision.inhibitionRadius ?? 0, callIds, firstImageTokens, rowHasImage) };
 }
 
 /** The cells named at or before each position, and the first image's keys of each cell (see ReturnInhibition). */
-function returnInhibition(tokens: Int32Array, batch: number, length: number, side: number, ids: PointerCallIds, firstImageTokens: Int32Array, rowHasImage: Float32Array): ReturnInhibition {
+function returnInhibition(tokens: Int32Array, batch: number, length: number, side: number, radius: number, ids: PointerCallIds, firstImageTokens: Int32Array, rowHasImage: Float32Array): ReturnInhibition {
   const cells = side * side;
   const excluded = new Float32Array(batch * length * cells);
   const cellKeys = new Float32Array(batch * cells * length);
@@ -212,7 +225,7 @@ function returnInhibition(tokens: Int32Array, batch: number, length: number, sid
     for (let column = 0; column < length; column++) {
       const at = start + column;
       const cell = namedCell(tokens, ids, side, at, start);
-      if (cell >= 0) named[cell] = 1;
+      if (cell >= 0) markNamed(named, 0, side, cell, radius);
       excluded.set(named, at * cells);
       const open = openColumn(tokens, ids, side, at, start);
       if (open >= 0) excludeOtherColumns(excluded, at * cells, side, open);
@@ -272,12 +285,12 @@ function withMarks(cells: tf.Tensor2D, values: readonly number[], mark: (target:
 
 /**
  * The visited cells after a decoding step fed each row one token: `cells[row]` is the cell a call
- * that token completed named (namedCell), -1 for none. `visited` itself when no call completed.
+ * that token completed named (namedCell), -1 for none, marked with the cells within `radius` of it
+ * (vision.inhibitionRadius). `visited` itself when no call completed.
  */
-export function markVisited(visited: tf.Tensor2D, cells: readonly number[]): tf.Tensor2D {
-  return withMarks(visited, cells, (target, offset, cell) => {
-    target[offset + cell] = 1;
-  });
+export function markVisited(visited: tf.Tensor2D, cells: readonly number[], radius = 0): tf.Tensor2D {
+  const side = Math.round(Math.sqrt(visited.shape[1]));
+  return withMarks(visited, cells, (target, offset, cell) => markNamed(target, offset, side, cell, radius));
 }
 
 /**

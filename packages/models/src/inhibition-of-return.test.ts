@@ -19,8 +19,8 @@ function dotImage(column: number, row: number, seed: number): RgbImage {
 }
 
 /** The tiny preset pointing at the first image, with or without inhibition of return (the same weights for a seed). */
-function searchModel(inhibitionOfReturn: boolean, seed = 4): VisionLanguageModel {
-  return VisionLanguageModel.create({ preset: 'tiny', seed, config: { vision: { pointer: true, pointerImage: 'first', readout: null, inhibitionOfReturn } } });
+function searchModel(inhibitionOfReturn: boolean, seed = 4, inhibitionRadius?: number): VisionLanguageModel {
+  return VisionLanguageModel.create({ preset: 'tiny', seed, config: { vision: { pointer: true, pointerImage: 'first', readout: null, inhibitionOfReturn, ...(inhibitionRadius === undefined ? {} : { inhibitionRadius }) } } });
 }
 
 const image = { type: 'image' as const, image: { data: new Uint8Array(), mediaType: 'image/png' as const } };
@@ -46,8 +46,8 @@ function cellOf(seed: number): [number, number] {
 }
 
 /** Trained 60 steps on two-look searches whose first look misses (a cell other than the dot's). */
-function trainedSearcher(inhibitionOfReturn: boolean): VisionLanguageModel {
-  const model = searchModel(inhibitionOfReturn, 0);
+function trainedSearcher(inhibitionOfReturn: boolean, inhibitionRadius?: number): VisionLanguageModel {
+  const model = searchModel(inhibitionOfReturn, 0, inhibitionRadius);
   const examples = Array.from({ length: 64 }, (_, seed) => {
     const dot = cellOf(seed);
     return twoLooks(model, dot, [(dot[0] + 1 + (seed % 3)) % 4, (dot[1] + 2) % 4], seed);
@@ -133,8 +133,32 @@ describe('vision.inhibitionOfReturn', () => {
     expect(withInhibition).toBeLessThanOrEqual(0.1);
   });
 
-  it('the sampler and the trainer agree on log-probs when calls name cells, before and during generation', async () => {
-    const model = trainedSearcher(true);
+  it('with inhibitionRadius the cells around a named one are left out too, clipped at the grid\'s edges', () => {
+    const model = searchModel(true, 4, 1);
+    const prompt = applyChatTemplate(model.tokenizer, [{ role: 'user', content: [image, { type: 'text', text: 'Where?' }] }], { imageTokens: imageTokenCount(model.config), addGenerationPrompt: true }).tokens;
+    // [1,1] then [3,0] on the tiny preset's 4 × 4 grid.
+    const tokens = [...prompt, ...model.tokenizer.encode('[1,1][3,0]')];
+    const inputs = model.prepare([{ tokens, images: [dotImage(0, 3, 0)] }]);
+    const excluded = inputs.pointer!.inhibition!.excluded.arraySync()[0]!;
+    const cellsAt = (position: number) => excluded[position]!.flatMap((value, cell) => (value === 1 ? [cell] : []));
+    const afterFirst = prompt.length + model.tokenizer.encode('[1,1]').length - 1;
+    // Row-major cells: the 3 × 3 square around (1, 1), then (3, 0) with its neighbours (2, 0), (2, 1) and (3, 1).
+    expect(cellsAt(afterFirst - 1)).toEqual([]);
+    expect(cellsAt(afterFirst)).toEqual([0, 1, 2, 4, 5, 6, 8, 9, 10]);
+    expect(cellsAt(tokens.length - 1)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(inputs.pointer!.inhibition!.named.arraySync()[0]!.flatMap((value, cell) => (value === 1 ? [cell] : []))).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    // A decoding step marks the same square.
+    const visited = tf.zeros([1, 16]) as tf.Tensor2D;
+    const marked = markVisited(visited, [5], 1);
+    expect(marked.arraySync()[0]!.flatMap((value, cell) => (value === 1 ? [cell] : []))).toEqual([0, 1, 2, 4, 5, 6, 8, 9, 10]);
+    tf.dispose([visited, marked]);
+    inputs.dispose();
+    model.dispose();
+  });
+
+  for (const inhibitionRadius of [undefined, 1]) {
+  it(`the sampler and the trainer agree on log-probs when calls name cells, before and during generation${inhibitionRadius ? ' (inhibitionRadius 1)' : ''}`, async () => {
+    const model = trainedSearcher(true, inhibitionRadius);
     const prompts: ModelSequence[] = Array.from({ length: 6 }, (_, index) => {
       const dot = cellOf(index + 700);
       const { tokens, images } = twoLooks(model, dot, [(dot[0] + 2) % 4, dot[1]], index + 700, false);
@@ -159,6 +183,7 @@ describe('vision.inhibitionOfReturn', () => {
     expect(largest).toBeLessThan(1e-5);
     model.dispose();
   });
+  }
 
   it('needs the pointer on the first image; a config without the field reads as off and writes nothing', () => {
     const base = searchModel(false).config;
@@ -167,6 +192,11 @@ describe('vision.inhibitionOfReturn', () => {
     expect(() => validateModelConfig({ ...base, vision: { ...base.vision, pointerImage: 'latest', inhibitionOfReturn: true } })).toThrow(/needs vision.pointer: true and vision.pointerImage 'first'; got pointer true, pointerImage 'latest'/);
     const on = readModelConfig(JSON.parse(JSON.stringify({ ...base, vision: { ...base.vision, inhibitionOfReturn: true } })));
     expect(on.vision.inhibitionOfReturn).toBe(true);
+    expect(on.vision).not.toHaveProperty('inhibitionRadius');
+    const wide = readModelConfig(JSON.parse(JSON.stringify({ ...base, vision: { ...base.vision, inhibitionOfReturn: true, inhibitionRadius: 1 } })));
+    expect(wide.vision.inhibitionRadius).toBe(1);
+    expect(() => validateModelConfig({ ...base, vision: { ...base.vision, inhibitionRadius: 1 } })).toThrow(/inhibitionRadius widens inhibition of return: it needs vision.inhibitionOfReturn: true/);
+    expect(() => readModelConfig({ ...base, vision: { ...base.vision, inhibitionOfReturn: true, inhibitionRadius: 1.5 } })).toThrow(/inhibitionRadius/);
     expect(() => readModelConfig({ ...base, vision: { ...base.vision, inhibitionOfReturn: 'yes' } })).toThrow(/inhibitionOfReturn/);
   });
 });

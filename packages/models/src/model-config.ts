@@ -80,6 +80,13 @@ export interface VisionConfig {
    */
   inhibitionOfReturn?: boolean;
   /**
+   * With inhibitionOfReturn: the cells within this many cells of a named one (in rows and columns:
+   * the square of side 2·radius + 1 around it) are left out too, for a crop that shows more than
+   * its cell (a 728-px crop on a 256-px cell shows its neighbours), so the next look does not land
+   * on what the last one showed. Absent: 0, the named cell alone.
+   */
+  inhibitionRadius?: number;
+  /**
    * With the pointer: a summary of the latest image goes through a small MLP and is added to the
    * state the LM head reads (image-readout.ts), so an answer reads what a crop shows. 'pointer':
    * the image's tokens weighted by where the pointer looks from the position; 'max': a smooth
@@ -143,6 +150,7 @@ export interface ModelConfigOverrides extends Partial<Omit<ModelConfig, 'vocabul
     pointer?: boolean;
     pointerImage?: PointerImage;
     inhibitionOfReturn?: boolean;
+    inhibitionRadius?: number;
     readout?: ImageReadout | null;
     readoutImages?: ReadoutImages;
   };
@@ -270,6 +278,7 @@ const visionSchema = z.strictObject({
   // Configs (and checkpoints) written before the field pointed at the latest image.
   pointerImage: pointerImage.optional(),
   inhibitionOfReturn: trueOrFalse.optional(),
+  inhibitionRadius: nonNegativeInteger.optional(),
   readout: imageReadout.nullable(),
   readoutImages: readoutImages.optional(),
 });
@@ -295,6 +304,7 @@ const overridesSchema = z.strictObject({
       pointer: trueOrFalse.optional(),
       pointerImage: pointerImage.optional(),
       inhibitionOfReturn: trueOrFalse.optional(),
+      inhibitionRadius: nonNegativeInteger.optional(),
       readout: imageReadout.nullable().optional(),
       readoutImages: readoutImages.optional(),
     })
@@ -382,7 +392,7 @@ function groupFlat(flat: z.infer<typeof flatSchema>): ModelConfig {
  */
 export function orderModelConfig(config: ModelConfig | StoredModelConfig): ModelConfig {
   const { vocabularySize, imageSize, patchSize, modelDimension, headCount, encoderLayers, decoderLayers, mlpRatio, maxSequenceLength, layerNormEpsilon, vision } = config;
-  const { stem, grid, spatialMerge, pointer, pointerImage, inhibitionOfReturn, readout, readoutImages } = vision;
+  const { stem, grid, spatialMerge, pointer, pointerImage, inhibitionOfReturn, inhibitionRadius, readout, readoutImages } = vision;
   return {
     vocabularySize,
     imageSize,
@@ -402,6 +412,7 @@ export function orderModelConfig(config: ModelConfig | StoredModelConfig): Model
       pointerImage: pointerImage ?? 'latest',
       // Written only when on: every config before it reads and serialises as it did.
       ...(inhibitionOfReturn === true ? { inhibitionOfReturn } : {}),
+      ...(inhibitionRadius !== undefined && inhibitionRadius > 0 ? { inhibitionRadius } : {}),
       readout,
       ...(readoutImages === 'all' ? { readoutImages } : {}),
     },
@@ -513,6 +524,13 @@ export function validateModelConfig(config: ModelConfig): ModelConfig {
       inhibitionOfReturn,
       `ModelConfig.vision.inhibitionOfReturn leaves out the grid pointer's cells that earlier calls named, in one frame: it needs vision.pointer: true and vision.pointerImage 'first'; got pointer ${String(pointer)}, pointerImage '${String(pointerImage)}'.`,
     );
+  }
+  const { inhibitionRadius } = config.vision;
+  if (inhibitionRadius !== undefined && !(Number.isSafeInteger(inhibitionRadius) && inhibitionRadius >= 0)) {
+    fail('vision.inhibitionRadius', inhibitionRadius, `ModelConfig.vision.inhibitionRadius must be a non-negative integer (cells); got ${String(inhibitionRadius)}.`);
+  }
+  if (inhibitionRadius !== undefined && inhibitionRadius > 0 && inhibitionOfReturn !== true) {
+    fail('vision.inhibitionRadius', inhibitionRadius, `ModelConfig.vision.inhibitionRadius widens inhibition of return: it needs vision.inhibitionOfReturn: true; got inhibitionOfReturn ${String(inhibitionOfReturn)}.`);
   }
   const { readoutImages } = config.vision;
   if (readoutImages !== undefined && readoutImages !== 'latest' && readoutImages !== 'all') {
