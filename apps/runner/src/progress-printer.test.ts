@@ -19,10 +19,15 @@ describe('createProgressPrinter', () => {
     print({ type: 'eval-end', time, step: 2, metrics: { success: 0.125, formatRate: 1, meanReward: 1.5, episodes: 200 } });
     // With the sampled evaluation (evalSampling), its mean@n follows the greedy success.
     print({ type: 'eval-end', time, step: 3, metrics: { success: 0.125, formatRate: 1, meanReward: 1.5, episodes: 200, sampledSuccess: 0.3, sampledSamples: 4, sampledTemperature: 0.7 } });
+    // Prompts cut to fit the context are said; none cut, nothing said.
+    print({ type: 'eval-end', time, step: 4, metrics: { success: 0.5, formatRate: 1, meanReward: 0.5, episodes: 200, truncatedPrompts: 0.0625 } });
+    print({ type: 'eval-end', time, step: 5, metrics: { success: 0.5, formatRate: 1, meanReward: 0.5, episodes: 200, truncatedPrompts: 0 } });
     expect(output.out).toEqual([
       'step 1/10  loss 2.0000  1000 tokens/s  32s elapsed, ETA ?',
       'eval @ step 2: success 12.5% of 200 held-out episodes, format 100.0%, mean reward 1.50',
       'eval @ step 3: success 12.5% of 200 held-out episodes, sampled 30.0% (mean@4 at temperature 0.7), format 100.0%, mean reward 1.50',
+      'eval @ step 4: success 50.0% of 200 held-out episodes, format 100.0%, mean reward 0.50, 6.3% of prompts cut to fit the context',
+      'eval @ step 5: success 50.0% of 200 held-out episodes, format 100.0%, mean reward 0.50',
     ]);
   });
 

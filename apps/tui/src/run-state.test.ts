@@ -83,6 +83,10 @@ describe('reduceRunState', () => {
     ]);
     const sampled = reduceRunState(initialRunState(), { type: 'eval-end', time: '2026-01-01T00:00:00Z', step: 80, metrics: { success: 0.34, meanReward: 0.34, episodes: 200, sampledSuccess: 0.25, sampledSamples: 4, sampledTemperature: 0.7 } });
     expect(sampled.log.map((line) => line.message)).toEqual(['eval @ step 80: success 34.0%, sampled 25.0% (mean@4 at temperature 0.7), mean reward 0.34, 200 episodes']);
+    // Prompts cut to fit the context are said; none cut, nothing said.
+    const cut = (truncatedPrompts: number) => reduceRunState(initialRunState(), { type: 'eval-end', time: '2026-01-01T00:00:00Z', step: 240, metrics: { success: 0.555, meanReward: 0.55, episodes: 200, truncatedPrompts } }).log.map((line) => line.message);
+    expect(cut(0.0546)).toEqual(['eval @ step 240: success 55.5%, mean reward 0.55, 200 episodes, 5.5% of prompts cut to fit the context']);
+    expect(cut(0)).toEqual(['eval @ step 240: success 55.5%, mean reward 0.55, 200 episodes']);
   });
 
   test('a sampled evaluation charts beside the greedy one: sampledSuccess on the success chart, sampledMeanReward on the reward chart', () => {

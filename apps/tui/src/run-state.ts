@@ -209,6 +209,8 @@ export function reduceRunState(state: RunState, event: RunEvent): RunState {
         sampledLine(event.metrics),
         finite(event.metrics.meanReward) ? `mean reward ${event.metrics.meanReward.toFixed(2)}` : undefined,
         finite(event.metrics.episodes) ? `${event.metrics.episodes} episodes` : undefined,
+        // Prompts cut to fit the context lose the episode's start (its first image).
+        finite(event.metrics.truncatedPrompts) && event.metrics.truncatedPrompts > 0 ? `${(event.metrics.truncatedPrompts * 100).toFixed(1)}% of prompts cut to fit the context` : undefined,
         lookingLine(event.metrics),
       ].filter(Boolean);
       return withLog(next, event.time, 'info', `eval @ step ${event.step}: ${parts.join(', ')}`);

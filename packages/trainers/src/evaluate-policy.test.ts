@@ -32,6 +32,14 @@ describe('summarizeTrajectories', () => {
     });
   });
 
+  it('the share of turns whose prompt the agent cut to fit its context, when the agent recorded its prompts', () => {
+    const prompted = (truncatedTokens?: number) => ({ ...turn({ metrics: { success: true } }), prompt: { tokens: [1, 2], images: [], ...(truncatedTokens === undefined ? {} : { truncatedTokens }) } });
+    const evaluation = summarizeTrajectories([played([prompted(), prompted(66)], 1), played([prompted(0), prompted(130)], 1)]);
+    expect(evaluation.truncatedPrompts).toBe(0.5);
+    expect(evaluationMetrics(evaluation)).toMatchObject({ truncatedPrompts: 0.5 });
+    expect(summarizeTrajectories([played([prompted(), prompted(0)], 1)]).truncatedPrompts).toBe(0);
+  });
+
   it('no format reported: a format rate of 0, and no looking metrics without tool calls', () => {
     expect(summarizeTrajectories([played([turn({ metrics: { success: false } })], 0)])).toEqual({ episodes: 1, success: 0, meanReward: 0, formatRate: 0, meanTurns: 1 });
     expect(summarizeTrajectories([])).toEqual({ episodes: 0, success: 0, meanReward: 0, formatRate: 0, meanTurns: 0 });

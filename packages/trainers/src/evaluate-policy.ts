@@ -15,6 +15,11 @@ export interface PolicyEvaluation {
   /** Fraction of the turns that report a format (`info.formatCorrect` or `info.metrics.format_correct`) that were well formed. */
   formatRate: number;
   meanTurns: number;
+  /**
+   * Fraction of turns whose prompt the agent cut to fit the model's context, when the agent recorded
+   * its prompts (the built-in model does): a cut drops the episode's start, its first image with it.
+   */
+  truncatedPrompts?: number;
   /** Metrics of looking, when the episodes had tools (a `ToolUseWrapper` reported calls). */
   looking?: LookingMetrics;
 }
@@ -80,7 +85,9 @@ export async function evaluatePolicy(
 export function summarizeTrajectories(trajectories: readonly Trajectory[]): PolicyEvaluation {
   const { episodes, success, meanReward, formatRate, meanTurns } = summarizeEpisodes(trajectories);
   const looking = lookingMetrics(trajectories);
-  return { episodes, success, meanReward, formatRate: formatRate ?? 0, meanTurns, ...(looking === undefined ? {} : { looking }) };
+  const prompts = trajectories.flatMap((trajectory) => (trajectory.error === undefined ? trajectory.turns.flatMap((turn) => (turn.prompt ? [turn.prompt] : [])) : []));
+  const truncatedPrompts = prompts.length === 0 ? undefined : prompts.filter((prompt) => (prompt.truncatedTokens ?? 0) > 0).length / prompts.length;
+  return { episodes, success, meanReward, formatRate: formatRate ?? 0, meanTurns, ...(truncatedPrompts === undefined ? {} : { truncatedPrompts }), ...(looking === undefined ? {} : { looking }) };
 }
 
 /** An evaluation as flat event metrics: its numbers and the looking metrics beside them, NaN left out. */

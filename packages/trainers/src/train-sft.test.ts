@@ -126,6 +126,21 @@ describe('trainSft', () => {
     expect(await ready(true)).toMatchObject({ message: '18 demonstrations ready (6 missed looks left out of the loss)', data: { examples: 18, maskedMissedLooks: 6 } });
   });
 
+  test("says how many demonstrations were cut on the left to fit the model's context (a cut drops the episode's first image)", async () => {
+    const ready = async (maxSequenceLength: number) => {
+      const model = VisionLanguageModel.create({ preset: 'tiny', seed: 0, config: { maxSequenceLength } });
+      const events: RunEvent[] = [];
+      // History window 1: each two-turn episode is one sequence of 54 to 56 tokens (two images and the text): under 256, over 48.
+      await trainSft(model, { ...episodeSettings, historyWindow: 1, trainSeeds: { start: 1000, count: 100 }, evalSeeds: { start: 0, count: 1 }, steps: 3, batchSize: 4, learningRate: 1e-3, warmupSteps: 0, evalEvery: 3, seed: 0, workers: 0 }, (event) =>
+        events.push(event),
+      );
+      model.dispose();
+      return events.find((event) => event.type === 'log' && / demonstrations ready/.test(event.message)) as { message: string; data: unknown };
+    };
+    expect(await ready(256)).toEqual(expect.objectContaining({ message: '12 demonstrations ready', data: { examples: 12 } }));
+    expect(await ready(48)).toEqual(expect.objectContaining({ message: '12 demonstrations ready (12 cut on the left to fit the 48-token context)', data: { examples: 12, cutExamples: 12 } }));
+  });
+
   test('says what to do when the env has no oracle and no demonstrations are given', async () => {
     const model = VisionLanguageModel.create({ preset: 'tiny', seed: 0 });
     const { registerEnv } = await import('@saccade/core');

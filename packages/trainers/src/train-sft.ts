@@ -105,16 +105,25 @@ export async function trainSft(
   const parallel = await DataParallel.create(model, settings.workers === undefined ? {} : { workers: settings.workers });
   let examples: SftExample[];
   let maskedMissedLooks: number;
+  let cutExamples: number;
   let episodes: PolicyEpisodes;
   try {
     episodes = await createPolicyEpisodes(model, settings, parallel, onEvent);
-    ({ examples, maskedMissedLooks } = await sftExamples(episodes, settings, log));
+    ({ examples, maskedMissedLooks, cutExamples } = await sftExamples(episodes, settings, log));
   } catch (error) {
     await parallel.close();
     throw error;
   }
-  if (settings.maskMissedLooks) log(`${examples.length} demonstrations ready (${maskedMissedLooks} missed looks left out of the loss)`, { examples: examples.length, maskedMissedLooks });
-  else log(`${examples.length} demonstrations ready`, { examples: examples.length });
+  const notes = [
+    ...(settings.maskMissedLooks ? [`${maskedMissedLooks} missed looks left out of the loss`] : []),
+    // A cut drops the sequence's start, its first image with it: what a context too small for the episodes looks like.
+    ...(cutExamples > 0 ? [`${cutExamples} cut on the left to fit the ${settings.maxSequenceLength ?? model.config.maxSequenceLength}-token context`] : []),
+  ];
+  log(`${examples.length} demonstrations ready${notes.length > 0 ? ` (${notes.join('; ')})` : ''}`, {
+    examples: examples.length,
+    ...(settings.maskMissedLooks ? { maskedMissedLooks } : {}),
+    ...(cutExamples > 0 ? { cutExamples } : {}),
+  });
   if (examples.length === 0) {
     await parallel.close();
     throw new RangeError(`SFT on ${settings.envId} has no demonstrations: enable the oracle or give demonstrations (an SFT file from \`saccade data generate\`).`);
@@ -184,9 +193,10 @@ async function sftExamples(
   episodes: PolicyEpisodes,
   settings: TrainSftSettings,
   log: (message: string, data?: Record<string, unknown>) => void,
-): Promise<{ examples: SftExample[]; maskedMissedLooks: number }> {
+): Promise<{ examples: SftExample[]; maskedMissedLooks: number; cutExamples: number }> {
   const examples: SftExample[] = [];
   let maskedMissedLooks = 0;
+  let cutExamples = 0;
   const add = async (batch: PlayedBatch, trajectories: readonly Trajectory[] = batch.trajectories): Promise<void> => {
     // Decoded together, kept in order: one image decode at a time left sharp's pool idle (a
     // 64-px PNG is ~1 ms of latency and far less of work).
@@ -197,7 +207,12 @@ async function sftExamples(
         return trajectoryExamples(episodes, trajectory, batch, missed);
       }),
     );
-    for (const list of perTrajectory) examples.push(...list);
+    for (const list of perTrajectory) {
+      for (const { truncatedTokens, ...example } of list) {
+        if (truncatedTokens > 0) cutExamples++;
+        examples.push(example);
+      }
+    }
   };
   if (settings.oracle ?? true) {
     const seeds = seedRange(settings.trainSeeds).slice(0, Math.max(1, settings.steps * settings.batchSize));
@@ -223,19 +238,19 @@ async function sftExamples(
     if (failures > 0) log(`${failures} ${name} episodes failed and are left out (first: ${firstFailure})`);
   }
   if (settings.demonstrations) await add(settings.demonstrations);
-  return { examples, maskedMissedLooks };
+  return { examples, maskedMissedLooks, cutExamples };
 }
 
 /** Seeds the demonstrator plays between two progress lines. */
 const DEMONSTRATION_CHUNK = 512;
 
 /** A demonstration's masked sequences (those with a trained token), images decoded; the `missed` turns leave the loss. */
-async function trajectoryExamples(episodes: PolicyEpisodes, trajectory: Trajectory, batch: PlayedBatch, missed: ReadonlySet<number>): Promise<SftExample[]> {
-  const examples: SftExample[] = [];
+async function trajectoryExamples(episodes: PolicyEpisodes, trajectory: Trajectory, batch: PlayedBatch, missed: ReadonlySet<number>): Promise<(SftExample & { truncatedTokens: number })[]> {
+  const examples: (SftExample & { truncatedTokens: number })[] = [];
   for (const sequence of episodes.sequences(trajectory, { recordedTokens: false })) {
     const lossMask = missed.size === 0 ? sequence.lossMask : sequence.lossMask.map((value, position) => (missed.has(sequence.turnIds[position]!) ? 0 : value));
     if (!lossMask.includes(1)) continue;
-    examples.push({ ...(await episodes.modelSequence(sequence, batch.images)), lossMask });
+    examples.push({ ...(await episodes.modelSequence(sequence, batch.images)), lossMask, truncatedTokens: sequence.truncatedTokens });
   }
   return examples;
 }
