@@ -1,0 +1,69 @@
+#!/usr/bin/env node
+// Where a searching policy's looks went, from a run's stored held-out episodes
+// (trajectories/evaluations.jsonl; greedy evaluations only): for each look of an episode (its 1st,
+// 2nd, … call), how many episodes made it, how many had not yet held the target before it, and
+// how many of those it found the target in; how the episodes ended (looks made, the look that first
+// held the target, success); and success after a hit and without one. Prints one JSON object.
+//
+//   node apps/runner/bench/looks.mjs <run folder> [--step N]   (default: the last evaluated step)
+import { readJsonLines, TRAJECTORY_FILES, trajectoriesFile } from '@saccade/runs';
+import { parseArgs } from 'node:util';
+
+const { values, positionals } = parseArgs({ allowPositionals: true, options: { step: { type: 'string' } } });
+if (positionals.length !== 1) {
+  console.error('usage: looks.mjs <run folder> [--step N]');
+  process.exit(2);
+}
+const file = trajectoriesFile(positionals[0], TRAJECTORY_FILES.evaluations);
+// Greedy evaluations only: a sampled evaluation's ids start with `v`, the greedy one's with `e`.
+const episodes = readJsonLines(file).filter((episode) => episode.training?.phase === 'eval' && String(episode.id).startsWith('e'));
+if (episodes.length === 0) throw new Error(`${file} holds no greedy evaluation episodes`);
+const steps = [...new Set(episodes.map((episode) => episode.training.step))].sort((a, b) => a - b);
+const step = values.step === undefined ? steps.at(-1) : Number(values.step);
+if (!steps.includes(step)) throw new Error(`--step: expected one of the evaluated steps ${steps.join(', ')}; got ${values.step}`);
+
+const looks = [];
+const endings = new Map();
+let hits = 0;
+let solvedWithHit = 0;
+let solvedWithoutHit = 0;
+const evaluated = episodes.filter((episode) => episode.training.step === step);
+for (const episode of evaluated) {
+  // A turn with tool calls is a look; it held the target when one of its calls' regions did.
+  const calls = episode.turns.filter((turn) => Array.isArray(turn.info?.toolCalls) && turn.info.toolCalls.length > 0);
+  const held = calls.map((turn) => turn.info.toolCalls.some((call) => call.hit === true));
+  const first = held.indexOf(true);
+  calls.forEach((_, index) => {
+    looks[index] ??= { look: index + 1, made: 0, beforeAHit: 0, found: 0 };
+    looks[index].made++;
+    if (first < 0 || index <= first) looks[index].beforeAHit++;
+    if (index === first) looks[index].found++;
+  });
+  // The env's own verdict (a tool reward can make a failed episode's return positive).
+  const success = episode.turns.some((turn) => turn.info?.metrics?.success === true);
+  if (first >= 0) {
+    hits++;
+    if (success) solvedWithHit++;
+  } else if (success) solvedWithoutHit++;
+  const key = `${calls.length} looks, ${first < 0 ? 'no hit' : `hit at look ${first + 1}`}, ${success ? 'solved' : 'failed'}`;
+  endings.set(key, (endings.get(key) ?? 0) + 1);
+}
+const rate = (part, whole) => (whole === 0 ? null : Math.round((part / whole) * 1000) / 1000);
+console.log(
+  JSON.stringify(
+    {
+      run: positionals[0],
+      step,
+      episodes: evaluated.length,
+      success: rate(solvedWithHit + solvedWithoutHit, evaluated.length),
+      targetHitRate: rate(hits, evaluated.length),
+      successWithHit: rate(solvedWithHit, hits),
+      successWithoutHit: rate(solvedWithoutHit, evaluated.length - hits),
+      // Per look: of the episodes still without the target when they made it, the share it found.
+      looks: looks.map((look) => ({ ...look, foundRate: rate(look.found, look.beforeAHit) })),
+      endings: Object.fromEntries([...endings].sort(([a], [b]) => a.localeCompare(b, 'en', { numeric: true }))),
+    },
+    null,
+    2,
+  ),
+);
