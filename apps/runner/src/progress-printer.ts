@@ -1,4 +1,4 @@
-import { lookingLine, sampledLine } from '@saccade/runs';
+import { lookingLine, sampledLine, truncatedPromptsLine } from '@saccade/runs';
 import type { RunEvent } from '@saccade/spec';
 import { remainingSeconds, type PhasePlan } from '@saccade/tui/eta';
 import type { Output } from './output';
@@ -62,11 +62,9 @@ export function createProgressPrinter(output: Output, settings: ProgressPrinterS
       const { success = 0, formatRate = 0, meanReward = 0, episodes = 0 } = event.metrics;
       const looking = lookingLine(event.metrics);
       const sampled = sampledLine(event.metrics);
-      // Prompts cut to fit the context lose the episode's start (its first image): worth a word when any were.
-      const cut = event.metrics['truncatedPrompts'] ?? 0;
-      const cutNote = cut > 0 ? `, ${(cut * 100).toFixed(1)}% of prompts cut to fit the context` : '';
+      const cut = truncatedPromptsLine(event.metrics);
       output.log(
-        `eval @ step ${event.step}: success ${(success * 100).toFixed(1)}% of ${episodes} held-out episodes${sampled === undefined ? '' : `, ${sampled}`}, format ${(formatRate * 100).toFixed(1)}%, mean reward ${meanReward.toFixed(2)}${cutNote}${looking === undefined ? '' : `; ${looking}`}`,
+        `eval @ step ${event.step}: success ${(success * 100).toFixed(1)}% of ${episodes} held-out episodes${sampled === undefined ? '' : `, ${sampled}`}, format ${(formatRate * 100).toFixed(1)}%, mean reward ${meanReward.toFixed(2)}${cut === undefined ? '' : `, ${cut}`}${looking === undefined ? '' : `; ${looking}`}`,
       );
     } else if (event.type === 'log' || event.type === 'checkpoint-saved') {
       if (settings.interactive && settings.writeStatus) settings.writeStatus('');

@@ -1,4 +1,4 @@
-import { lookingLine, sampledLine } from '@saccade/runs';
+import { lookingLine, sampledLine, truncatedPromptsLine } from '@saccade/runs';
 import type { ImageRef, RunEvent, Trajectory } from '@saccade/spec';
 import { phasesFromConfig, remainingSeconds, type PhasePlan } from './phase-eta';
 
@@ -209,8 +209,7 @@ export function reduceRunState(state: RunState, event: RunEvent): RunState {
         sampledLine(event.metrics),
         finite(event.metrics.meanReward) ? `mean reward ${event.metrics.meanReward.toFixed(2)}` : undefined,
         finite(event.metrics.episodes) ? `${event.metrics.episodes} episodes` : undefined,
-        // Prompts cut to fit the context lose the episode's start (its first image).
-        finite(event.metrics.truncatedPrompts) && event.metrics.truncatedPrompts > 0 ? `${(event.metrics.truncatedPrompts * 100).toFixed(1)}% of prompts cut to fit the context` : undefined,
+        truncatedPromptsLine(event.metrics),
         lookingLine(event.metrics),
       ].filter(Boolean);
       return withLog(next, event.time, 'info', `eval @ step ${event.step}: ${parts.join(', ')}`);

@@ -26,6 +26,7 @@ export type { EvalSummary, RateSummary, TargetLookSummary, ToolUseSummary } from
 export { lookingLine } from './looking-line';
 // An evaluation row's sampled evaluation (evalSampling), as one progress phrase.
 export { sampledLine } from './sampled-line';
+export { truncatedPromptsLine } from './truncated-prompts-line';
 
 // TensorBoard event files: live from run events, or exported from metrics.jsonl.
 export { TensorBoardWriter, TENSORBOARD_FILE_PREFIX, tensorBoardScalars } from './tensorboard/tensorboard-writer';

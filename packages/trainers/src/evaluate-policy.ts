@@ -2,6 +2,7 @@ import { summarizeToolUse } from '@saccade/runs';
 import { summarizeEpisodes } from '@saccade/core';
 import type { Trajectory } from '@saccade/spec';
 import type { PlayedBatch, PolicyEpisodes } from './policy-episodes';
+import { truncatedPromptRate } from './rollout-diagnostics';
 
 /**
  * How a policy did on held-out seeds: success rate, mean reward, format rate, mean turns, and how
@@ -85,8 +86,7 @@ export async function evaluatePolicy(
 export function summarizeTrajectories(trajectories: readonly Trajectory[]): PolicyEvaluation {
   const { episodes, success, meanReward, formatRate, meanTurns } = summarizeEpisodes(trajectories);
   const looking = lookingMetrics(trajectories);
-  const prompts = trajectories.flatMap((trajectory) => (trajectory.error === undefined ? trajectory.turns.flatMap((turn) => (turn.prompt ? [turn.prompt] : [])) : []));
-  const truncatedPrompts = prompts.length === 0 ? undefined : prompts.filter((prompt) => (prompt.truncatedTokens ?? 0) > 0).length / prompts.length;
+  const truncatedPrompts = truncatedPromptRate(trajectories);
   return { episodes, success, meanReward, formatRate: formatRate ?? 0, meanTurns, ...(truncatedPrompts === undefined ? {} : { truncatedPrompts }), ...(looking === undefined ? {} : { looking }) };
 }
 

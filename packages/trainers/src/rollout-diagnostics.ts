@@ -30,7 +30,6 @@ export function rolloutDiagnostics(trajectories: readonly Trajectory[]): Rollout
   let sampledTokens = 0;
   let promptTurns = 0;
   let promptTokens = 0;
-  let cut = 0;
   let unfinished = 0;
   let validityTurns = 0;
   let invalid = 0;
@@ -44,7 +43,6 @@ export function rolloutDiagnostics(trajectories: readonly Trajectory[]): Rollout
       if (turn.prompt) {
         promptTurns++;
         promptTokens += turn.prompt.tokens.length;
-        if ((turn.prompt.truncatedTokens ?? 0) > 0) cut++;
       }
       if (turn.finishReason === 'length') unfinished++;
       const valid = (turn.info['metrics'] as Record<string, unknown> | undefined)?.['action_is_valid'];
@@ -59,11 +57,21 @@ export function rolloutDiagnostics(trajectories: readonly Trajectory[]): Rollout
     rewardStd: standardDeviation(played.map((trajectory) => trajectory.totalReward)),
     responseTokens: ratio(sampledTokens, sampledTurns),
     promptTokens: ratio(promptTokens, promptTurns),
-    truncatedPrompts: ratio(cut, promptTurns),
+    truncatedPrompts: truncatedPromptRate(played) ?? 0,
     unfinishedResponses: ratio(unfinished, turns),
     invalidActionRate: ratio(invalid, validityTurns),
     truncatedEpisodes: ratio(played.filter((trajectory) => trajectory.truncated && !trajectory.terminated).length, played.length),
   };
+}
+
+/**
+ * Fraction of the turns that recorded their prompt (the built-in model's agent does) whose prompt
+ * the sampler cut to fit the model's context; undefined when none recorded one. Failed episodes
+ * are left out.
+ */
+export function truncatedPromptRate(trajectories: readonly Trajectory[]): number | undefined {
+  const prompts = trajectories.flatMap((trajectory) => (trajectory.error === undefined ? trajectory.turns.flatMap((turn) => (turn.prompt ? [turn.prompt] : [])) : []));
+  return prompts.length === 0 ? undefined : prompts.filter((prompt) => (prompt.truncatedTokens ?? 0) > 0).length / prompts.length;
 }
 
 /** Population standard deviation (0 for no values). */
