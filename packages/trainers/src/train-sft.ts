@@ -207,11 +207,9 @@ async function sftExamples(
         return trajectoryExamples(episodes, trajectory, batch, missed);
       }),
     );
-    for (const list of perTrajectory) {
-      for (const { truncatedTokens, ...example } of list) {
-        if (truncatedTokens > 0) cutExamples++;
-        examples.push(example);
-      }
+    for (const made of perTrajectory) {
+      examples.push(...made.examples);
+      cutExamples += made.cut;
     }
   };
   if (settings.oracle ?? true) {
@@ -244,13 +242,18 @@ async function sftExamples(
 /** Seeds the demonstrator plays between two progress lines. */
 const DEMONSTRATION_CHUNK = 512;
 
-/** A demonstration's masked sequences (those with a trained token), images decoded; the `missed` turns leave the loss. */
-async function trajectoryExamples(episodes: PolicyEpisodes, trajectory: Trajectory, batch: PlayedBatch, missed: ReadonlySet<number>): Promise<(SftExample & { truncatedTokens: number })[]> {
-  const examples: (SftExample & { truncatedTokens: number })[] = [];
+/**
+ * A demonstration's masked sequences (those with a trained token), images decoded; the `missed`
+ * turns leave the loss. `cut`: how many of them were cut on the left to fit the context.
+ */
+async function trajectoryExamples(episodes: PolicyEpisodes, trajectory: Trajectory, batch: PlayedBatch, missed: ReadonlySet<number>): Promise<{ examples: SftExample[]; cut: number }> {
+  const examples: SftExample[] = [];
+  let cut = 0;
   for (const sequence of episodes.sequences(trajectory, { recordedTokens: false })) {
     const lossMask = missed.size === 0 ? sequence.lossMask : sequence.lossMask.map((value, position) => (missed.has(sequence.turnIds[position]!) ? 0 : value));
     if (!lossMask.includes(1)) continue;
-    examples.push({ ...(await episodes.modelSequence(sequence, batch.images)), lossMask, truncatedTokens: sequence.truncatedTokens });
+    examples.push({ ...(await episodes.modelSequence(sequence, batch.images)), lossMask });
+    if (sequence.truncatedTokens > 0) cut++;
   }
-  return examples;
+  return { examples, cut };
 }
