@@ -3,7 +3,9 @@
 // (trajectories/evaluations.jsonl; greedy evaluations only): for each look of an episode (its 1st,
 // 2nd, … call), how many episodes made it, how many had not yet held the target before it, and
 // how many of those it found the target in; how the episodes ended (looks made, the look that first
-// held the target, success); and success after a hit and without one. Prints one JSON object.
+// held the target, success); how many episodes made each number of looks, and in how many a later
+// look held the target again in a smaller region (a closer look); and success after a hit and
+// without one. Prints one JSON object.
 //
 //   node apps/runner/bench/looks.mjs <run folder> [--step N]   (default: the last evaluated step)
 import { readJsonLines, TRAJECTORY_FILES, trajectoriesFile } from '@saccade/runs';
@@ -24,6 +26,10 @@ if (!steps.includes(step)) throw new Error(`--step: expected one of the evaluate
 
 const looks = [];
 const endings = new Map();
+// Episodes by how many looks they made (the two-look level asks for the share with two).
+const byLooks = new Map();
+// Episodes where a later look held the target again in a smaller region than the first that held it (a closer look).
+let closerHits = 0;
 let hits = 0;
 let solvedWithHit = 0;
 let solvedWithoutHit = 0;
@@ -33,6 +39,10 @@ for (const episode of evaluated) {
   const calls = episode.turns.filter((turn) => Array.isArray(turn.info?.toolCalls) && turn.info.toolCalls.length > 0);
   const held = calls.map((turn) => turn.info.toolCalls.some((call) => call.hit === true));
   const first = held.indexOf(true);
+  byLooks.set(calls.length, (byLooks.get(calls.length) ?? 0) + 1);
+  const side = (call) => Math.max(call.region[2] - call.region[0], call.region[3] - call.region[1]);
+  const hitSides = calls.flatMap((turn) => turn.info.toolCalls.filter((call) => call.hit === true && Array.isArray(call.region)).map(side));
+  if (hitSides.some((value) => value < hitSides[0])) closerHits++;
   calls.forEach((_, index) => {
     looks[index] ??= { look: index + 1, made: 0, beforeAHit: 0, found: 0 };
     looks[index].made++;
@@ -58,9 +68,11 @@ console.log(
       success: rate(solvedWithHit + solvedWithoutHit, evaluated.length),
       targetHitRate: rate(hits, evaluated.length),
       successWithHit: rate(solvedWithHit, hits),
+      closerLookHeldTarget: rate(closerHits, evaluated.length),
       successWithoutHit: rate(solvedWithoutHit, evaluated.length - hits),
       // Per look: of the episodes still without the target when they made it, the share it found.
       looks: looks.map((look) => ({ ...look, foundRate: rate(look.found, look.beforeAHit) })),
+      looksPerEpisode: Object.fromEntries([...byLooks].sort(([a], [b]) => a - b).map(([count, episodes]) => [count, { episodes, share: rate(episodes, evaluated.length) }])),
       endings: Object.fromEntries([...endings].sort(([a], [b]) => a.localeCompare(b, 'en', { numeric: true }))),
     },
     null,

@@ -94,6 +94,13 @@ export const trainConfigSchema = z
      * first held the task's target. GRPO sees them with `grpo.score: return`.
      */
     toolRewards: z.object({ invalidCall: z.number().finite().optional(), toolBonus: z.number().finite().optional(), targetHit: z.number().finite().optional() }).strict().default({}),
+    /**
+     * When the looking oracle (the SFT demonstrations' calls) counts a target as seen:
+     * `minTargetPixels`, the least size (px across, in the tool's result image) a look must show it
+     * at, else the oracle looks again, closer (a point crop with `frame: latest`). Default: a look
+     * that holds the target is enough.
+     */
+    lookingOracle: z.object({ minTargetPixels: z.number().finite().nonnegative().optional() }).strict().default({}),
     /** SFT files whose chats SFT trains on, beside or instead of the oracle's: `saccade data generate` output, LLaMA-Factory ShareGPT or alpaca, LLaVA, OpenAI chat (docs/training.md). */
     sftFiles: z.array(z.string()).default([]),
     /** Skip records of the SFT files that cannot be read (counted) instead of refusing the run. */
@@ -124,9 +131,22 @@ export const trainConfigSchema = z
          * its action space (valid actions in the right format, no policy: a start that knows the
          * format but not the task, as VAGEN's base model does), or 'random-grounded': the random
          * agent's actions after the env's true <observation> (env format 'grounding'): a start that
-         * also says what it sees, as VAGEN's base model can, and still has no policy.
+         * also says what it sees, as VAGEN's base model can, and still has no policy; or
+         * 'noisy-looking': a scripted searcher that looks at the target only by chance and keeps every
+         * look it made (`createNoisyLookingAgent`; with `demonstrationSamples` > 1, best-of-n chains).
          */
-        demonstrator: z.enum(['oracle', 'random', 'random-grounded']).default('oracle'),
+        demonstrator: z.enum(['oracle', 'random', 'random-grounded', 'noisy-looking']).default('oracle'),
+        /**
+         * Best-of-n demonstrations: each training seed is played up to this many times and its first
+         * episode the env scored a success is kept; seeds with none are left out (default 1: every
+         * episode as played).
+         */
+        demonstrationSamples: z.number().int().positive().default(1),
+        /** The noisy-looking demonstrator's chances: a look at the target, the right answer once seen, looks before a guess. */
+        noisyLooking: z
+          .object({ hitProbability: z.number().min(0).max(1).optional(), accuracyWhenSeen: z.number().min(0).max(1).optional(), maxLooks: z.number().int().nonnegative().optional() })
+          .strict()
+          .default({}),
         /**
          * Leave out of the loss the demonstration turns whose looks all missed the target (a searching
          * teacher's looks at decoys: VisualSearch's oracleDecoys), so the pointer is taught the

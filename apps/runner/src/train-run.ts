@@ -2,6 +2,7 @@ import { createAdamOptimizer, loadCheckpoint, VisionLanguageModel } from '@sacca
 import type { RunEvent } from '@saccade/spec';
 import { trainGrpo, trainPpo, trainSft, type EpisodeRecorder, type PolicyEvaluation } from '@saccade/trainers';
 import { sftDemonstrations, type SftDemonstrations } from '@saccade/datagen';
+import { createNoisyLookingAgent } from '@saccade/agents';
 import type { EpisodeContext } from '@saccade/rollout';
 import { envFactory } from './env-factory';
 import { createEpisodeRecorder } from './episode-recorder';
@@ -141,7 +142,7 @@ async function runPhases(config: TrainConfig, folder: RunFolder, setup: TrainRun
   const common = {
     envId: config.env.id,
     envOptions: config.env.options,
-    createEnv: envFactory({ maxTurns: config.env.maxTurns, tools: config.tools, toolRewards: config.toolRewards }),
+    createEnv: envFactory({ maxTurns: config.env.maxTurns, tools: config.tools, toolRewards: config.toolRewards, lookingOracle: config.lookingOracle }),
     view: config.policyView,
     historyWindow: config.historyWindow,
     advantageMask: config.advantageMask,
@@ -178,7 +179,7 @@ async function runPhases(config: TrainConfig, folder: RunFolder, setup: TrainRun
   if (sftPending) {
     const demonstrations = setup.demonstrations ?? (config.sftFiles.length > 0 ? await sftDemonstrations(config.sftFiles, { skipInvalid: config.sftSkipInvalid }) : undefined);
     setup.demonstrations = undefined;
-    const { demonstrator, ...sft } = config.sft;
+    const { demonstrator, noisyLooking, ...sft } = config.sft;
     if (sftOptimizer === undefined && continueSftOptimizer) sftOptimizer = createAdamOptimizer({ learningRate: config.sft.learningRate });
     const result = await trainSft(
       model,
@@ -190,6 +191,10 @@ async function runPhases(config: TrainConfig, folder: RunFolder, setup: TrainRun
         ...(demonstrator === 'random' ? { demonstrationAgent: ({ env, prompt }: EpisodeContext) => randomAgentFor(env, `demonstration:${String(prompt.seed ?? 0)}`) } : {}),
         // The same draws after the env's true observation: a start that sees, without a policy.
         ...(demonstrator === 'random-grounded' ? { demonstrationAgent: ({ env, prompt }: EpisodeContext) => groundedRandomAgentFor(env, `demonstration:${String(prompt.seed ?? 0)}`) } : {}),
+        // A searcher that finds the target by chance, each attempt of a seed its own draws (best-of-n with demonstrationSamples).
+        ...(demonstrator === 'noisy-looking'
+          ? { demonstrationAgent: ({ env, prompt }: EpisodeContext, attempt: number) => createNoisyLookingAgent({ env, ...noisyLooking, seed: `demonstration:${String(prompt.seed ?? 0)}:${attempt}` }) }
+          : {}),
         startStep: step,
         ...(sftOptimizer ? { optimizer: sftOptimizer } : {}),
         checkpointMetadata: { phaseStart: 0 },

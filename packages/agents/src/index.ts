@@ -17,6 +17,8 @@ export { createOracleAgent, envChain, findOracle, isOracleCapable } from './scri
 export type { OracleAgentSettings, OracleCapable } from './scripted/oracle-agent';
 export { createGroundedRandomAgent } from './scripted/grounded-random-agent';
 export type { GroundedRandomAgentSettings } from './scripted/grounded-random-agent';
+export { createNoisyLookingAgent } from './scripted/noisy-looking-agent';
+export type { NoisyLookingAgentSettings } from './scripted/noisy-looking-agent';
 export { createRandomAgent } from './scripted/random-agent';
 export type { RandomAgentSettings } from './scripted/random-agent';
 export { writeFormattedResponse } from './scripted/format-response';

@@ -11,7 +11,7 @@ export { RewardTerms, weightedRewardTerms } from './wrappers/reward-terms';
 export type { RewardTermsSettings, WeightedRewardTerms } from './wrappers/reward-terms';
 export { TimeLimit } from './wrappers/time-limit';
 export { ToolUseWrapper } from './wrappers/tool-use-wrapper';
-export type { ToolBudget, ToolCallRecord, ToolRewards, ToolUseWrapperOptions } from './wrappers/tool-use-wrapper';
+export type { LookingOracleOptions, ToolBudget, ToolCallRecord, ToolRewards, ToolUseWrapperOptions } from './wrappers/tool-use-wrapper';
 export { HERMES_TOOL_FORMAT } from './wrappers/tool-turn-format';
 export type { ToolCallOutcome, ToolTurnFormat, ToolTurnOutcome, ToolTurnReading } from './wrappers/tool-turn-format';
 

@@ -94,6 +94,32 @@ describe('trainSft', () => {
     model.dispose();
   });
 
+  test('demonstrationSamples (best-of-n): each seed is played again until an episode succeeds, up to n tries; seeds with none are left out and counted', async () => {
+    const model = VisionLanguageModel.create({ preset: 'tiny', seed: 0 });
+    const { createOracleAgent } = await import('@saccade/agents');
+    const tries: [number, number][] = [];
+    // The oracle from the (seed % 3)-th attempt on, a wrong colour before: seeds 1001 and 1004 would need a third try.
+    const demonstrationAgent = ({ env, prompt }: EpisodeContext, attempt: number) => {
+      tries.push([prompt.seed!, attempt]);
+      const oracle = createOracleAgent({ env });
+      return attempt >= prompt.seed! % 3 ? oracle : { ...oracle, act: async () => ({ outputs: [{ text: '<answer>purple</answer>', finishReason: 'stop' as const }] }) };
+    };
+    const events: RunEvent[] = [];
+    const settings = { ...episodeSettings, trainSeeds: { start: 1000, count: 100 }, evalSeeds: { start: 0, count: 1 }, steps: 2, batchSize: 3, learningRate: 1e-3, warmupSteps: 0, evalEvery: 2, seed: 0, workers: 0 };
+    await trainSft(model, { ...settings, demonstrationAgent, demonstrationSamples: 2 }, (event) => events.push(event));
+    model.dispose();
+    // Seeds 1000–1005: 1002 and 1005 succeed at once, 1000 and 1003 at the second try, 1001 and 1004 never.
+    expect(tries.sort((a, b) => a[0] - b[0] || a[1] - b[1])).toEqual([[1000, 0], [1000, 1], [1001, 0], [1001, 1], [1002, 0], [1003, 0], [1003, 1], [1004, 0], [1004, 1], [1005, 0]]);
+    const messages = events.flatMap((event) => (event.type === 'log' ? [event.message] : []));
+    expect(messages).toEqual(
+      expect.arrayContaining([
+        `playing the demonstration agent on 6 of the 100 training seeds of ${COLOUR_STEPS_ID} for demonstrations (best of 2: the first success of each seed)`,
+        'best of 2: 4 of 6 seeds kept a successful episode (10 episodes played); 2 had none and are left out',
+        '8 demonstrations ready',
+      ]),
+    );
+  });
+
   test('maskMissedLooks leaves the turns whose looks all missed out of the loss, and says how many', async () => {
     const { registerEnv } = await import('@saccade/core');
     const { ColourStepsEnv } = await import('../test/colour-steps-env');

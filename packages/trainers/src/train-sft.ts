@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { createOracleAgent } from '@saccade/agents';
-import { createRng } from '@saccade/core';
+import { createRng, trajectorySuccess } from '@saccade/core';
 import { createAdamOptimizer, DataParallel, setLearningRate, timePhase, type LossReference, type VisionLanguageModel } from '@saccade/models';
 import type { EpisodeContext } from '@saccade/rollout';
 import type { Agent, RunEvent, Trajectory } from '@saccade/spec';
@@ -33,7 +33,14 @@ export interface TrainSftSettings extends EpisodeSettings {
    * Plays the training seeds in the oracle's place: e.g. a random agent of the env's action space,
    * for a start that knows the response format but not the policy (as VAGEN's base model does).
    */
-  demonstrationAgent?: (context: EpisodeContext) => Agent | Promise<Agent>;
+  demonstrationAgent?: (context: EpisodeContext, attempt: number) => Agent | Promise<Agent>;
+  /**
+   * Best-of-n demonstrations: each training seed is played up to this many times (attempt 0, 1, …:
+   * a demonstration agent seeded by its attempt draws anew) and its first episode the env scored a
+   * success is kept; seeds with none are left out and counted (default 1: every episode as played).
+   * With a noisy teacher (`createNoisyLookingAgent`), the chains SFT reads are those that worked.
+   */
+  demonstrationSamples?: number;
   /** Demonstrations from elsewhere (SFT files, converted task files), as trajectories. */
   demonstrations?: PlayedBatch;
   /**
@@ -215,25 +222,43 @@ async function sftExamples(
   if (settings.oracle ?? true) {
     const seeds = seedRange(settings.trainSeeds).slice(0, Math.max(1, settings.steps * settings.batchSize));
     const name = settings.demonstrationAgent ? 'demonstration agent' : 'oracle';
-    const demonstrator = settings.demonstrationAgent ?? (({ env }: EpisodeContext) => createOracleAgent({ env }));
-    log(`playing the ${name} on ${seeds.length} of the ${settings.trainSeeds.count} training seeds of ${settings.envId} for demonstrations`);
+    const agentFor = (attempt: number) => (settings.demonstrationAgent ? (context: EpisodeContext) => settings.demonstrationAgent!(context, attempt) : ({ env }: EpisodeContext) => createOracleAgent({ env }));
+    const samples = settings.demonstrationSamples ?? 1;
+    if (!Number.isSafeInteger(samples) || samples < 1) throw new RangeError(`demonstrationSamples: expected an integer ≥ 1, received ${String(samples)}`);
+    log(`playing the ${name} on ${seeds.length} of the ${settings.trainSeeds.count} training seeds of ${settings.envId} for demonstrations${samples > 1 ? ` (best of ${samples}: the first success of each seed)` : ''}`);
     let failures = 0;
     let firstFailure: string | undefined;
+    let unsolved = 0;
+    let tries = 0;
     for (let played = 0; played < seeds.length; played += DEMONSTRATION_CHUNK) {
       const chunk = seeds.slice(played, played + DEMONSTRATION_CHUNK);
-      // Rendering frames waits on sharp's thread pool: 32 episodes at a time keep it busy (8 left it
-      // idle part of the time). The batch keeps the seeds' order whatever the concurrency.
-      const batch = await episodes.play(chunk, { temperature: 0, seed: settings.seed, agent: demonstrator, concurrency: 32 });
-      const failed = batch.trajectories.filter((trajectory) => trajectory.error !== undefined);
-      if (played === 0 && failed.length === batch.trajectories.length && failed[0]?.error) {
-        throw new Error(`The ${name} could not play ${settings.envId}: ${failed[0].error.message} Give demonstrations instead (an SFT file from \`saccade data generate\`).`);
+      // Best-of-n: the seeds still without a success are played again, each attempt its own draws;
+      // each attempt's batch is kept with the episodes kept from it, in the seeds' order.
+      const kept: { batch: PlayedBatch; trajectories: Trajectory[] }[] = [];
+      let pending = chunk;
+      for (let attempt = 0; attempt < samples && pending.length > 0; attempt++) {
+        // Rendering frames waits on sharp's thread pool: 32 episodes at a time keep it busy (8 left it
+        // idle part of the time). The batch keeps the seeds' order whatever the concurrency.
+        const batch = await episodes.play(pending, { temperature: 0, seed: settings.seed, agent: agentFor(attempt), concurrency: 32 });
+        tries += pending.length;
+        const failed = batch.trajectories.filter((trajectory) => trajectory.error !== undefined);
+        if (played === 0 && attempt === 0 && failed.length === batch.trajectories.length && failed[0]?.error) {
+          throw new Error(`The ${name} could not play ${settings.envId}: ${failed[0].error.message} Give demonstrations instead (an SFT file from \`saccade data generate\`).`);
+        }
+        failures += failed.length;
+        firstFailure ??= failed[0]?.error?.message;
+        const keep = batch.trajectories.map((trajectory) => trajectory.error === undefined && (samples === 1 || trajectorySuccess(trajectory)));
+        kept.push({ batch, trajectories: batch.trajectories.filter((_, index) => keep[index]) });
+        pending = pending.filter((_, index) => !keep[index] && samples > 1);
       }
-      failures += failed.length;
-      firstFailure ??= failed[0]?.error?.message;
-      await add(batch, batch.trajectories.filter((trajectory) => trajectory.error === undefined));
+      unsolved += pending.length;
+      for (const { batch, trajectories } of kept) await add(batch, trajectories);
       log(`demonstrations: ${played + chunk.length} of ${seeds.length} seeds played, ${examples.length} examples`, { seeds: played + chunk.length, examples: examples.length });
     }
     if (failures > 0) log(`${failures} ${name} episodes failed and are left out (first: ${firstFailure})`);
+    if (samples > 1) {
+      log(`best of ${samples}: ${seeds.length - unsolved} of ${seeds.length} seeds kept a successful episode (${tries} episodes played); ${unsolved} had none and are left out`, { seeds: seeds.length, unsolved, episodes: tries });
+    }
   }
   if (settings.demonstrations) await add(settings.demonstrations);
   return { examples, maskedMissedLooks, cutExamples };

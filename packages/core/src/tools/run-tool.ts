@@ -1,10 +1,12 @@
-import type { ImageData, Tool, ToolResult } from '@saccade/spec';
+import type { ImageBox, ImageData, Tool, ToolResult } from '@saccade/spec';
 import { describeInvalidImage } from '../check/detect-image-media-type';
 
 /** What `runTool` passes to the tool (the episode's images, a cancel signal) and its time limit. */
 export interface RunToolOptions {
   /** The episode's images, original first. */
   images?: ImageData[];
+  /** For each image, the part of the original it shows (`ToolExecuteOptions.regions`). */
+  regions?: (ImageBox | undefined)[];
   /** Cancels the run (the episode was cancelled). */
   signal?: AbortSignal;
   /** The tool's signal is aborted and the run reported as failed after this long. Default 30,000 ms. */
@@ -45,7 +47,7 @@ export async function validateToolInput<INPUT>(tool: Tool<INPUT>, input: unknown
  * ignores it is left to finish in the background) and a malformed result each come back as
  * `{ok: false, kind, message}` for the model to read.
  */
-export async function runTool(tool: Tool, input: unknown, { images = [], signal, timeoutMs = 30_000 }: RunToolOptions = {}): Promise<ToolRunResult> {
+export async function runTool(tool: Tool, input: unknown, { images = [], regions, signal, timeoutMs = 30_000 }: RunToolOptions = {}): Promise<ToolRunResult> {
   const started = performance.now();
   const elapsed = () => Math.round((performance.now() - started) * 10) / 10;
   const validated = await validateToolInput(tool, input);
@@ -66,7 +68,7 @@ export async function runTool(tool: Tool, input: unknown, { images = [], signal,
     stop?.('timeout');
   }, timeoutMs);
   try {
-    const running = Promise.resolve().then(() => tool.execute(validated.value, { images, signal: controller.signal }));
+    const running = Promise.resolve().then(() => tool.execute(validated.value, { images, ...(regions === undefined ? {} : { regions }), signal: controller.signal }));
     // A tool that ignores its signal must not hold the episode: whichever settles first wins.
     running.catch(() => undefined);
     const winner = await Promise.race([running.then((result) => ({ result })), stopped.then((reason) => ({ reason }))]);

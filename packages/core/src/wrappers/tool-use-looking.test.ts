@@ -107,6 +107,49 @@ describe('ToolUseWrapper: looking at the target', () => {
     expect(await malformed.oracleResponse!()).toBe('<answer>found</answer>');
   });
 
+  it('lookingOracle.minTargetPixels: the oracle looks again, closer, until a result shows the target that large; tools get each image\'s region', async () => {
+    // Each look crops a quarter of the latest image's region (the original is 200 px) around (x, y), returned at 20 × 20 px.
+    const seen: unknown[] = [];
+    const zoom = defineTool({
+      name: 'zoom',
+      description: 'Crops a quarter of the latest image around (x, y).',
+      inputSchema: z.object({ x: z.number(), y: z.number() }),
+      execute: async ({ x, y }, { regions }) => {
+        seen.push(regions);
+        const last = regions?.at(-1) ?? [0, 0, 200, 200];
+        const half = (last[2] - last[0]) / 8;
+        return { text: 'closer', images: [{ ...RED_PIXEL_PNG, width: 20, height: 20 }], region: [x - half, y - half, x + half, y + half] };
+      },
+      lookAt: ([x1, y1, x2, y2]) => ({ x: (x1 + x2) / 2, y: (y1 + y2) / 2 }),
+    });
+    const target = { targetBox: [100, 100, 110, 110] };
+    const env = new ToolUseWrapper(new FindEnvWithOracle(target), { tools: [zoom], lookingOracle: { minTargetPixels: 8 } });
+    await env.reset({ seed: 0 });
+    expect(await env.oracleResponse!()).toBe(call('zoom', { x: 105, y: 105 }));
+    // [80, 80, 130, 130] holds the 10-px target but shows it 10 × 20 / 50 = 4 px across: look again.
+    const first = await env.step(call('zoom', { x: 105, y: 105 }));
+    expect((first.info['toolCalls'] as { region: number[]; hit: boolean }[])[0]).toMatchObject({ region: [80, 80, 130, 130], hit: true });
+    expect(await env.oracleResponse!()).toBe(call('zoom', { x: 105, y: 105 }));
+    // [98.75, …, 111.25] shows it 16 px across: seen, so the oracle answers.
+    const second = await env.step(call('zoom', { x: 105, y: 105 }));
+    expect((second.info['toolCalls'] as { region: number[] }[])[0]!.region).toEqual([98.75, 98.75, 111.25, 111.25]);
+    expect(await env.oracleResponse!()).toBe('<answer>found</answer>');
+    expect(seen).toEqual([[undefined], [undefined, [80, 80, 130, 130]]]);
+
+    // Without it one look that holds the target is enough; a result of unknown size counts as close enough.
+    const once = new ToolUseWrapper(new FindEnvWithOracle(target), { tools: [zoom] });
+    await once.reset();
+    await once.step(call('zoom', { x: 105, y: 105 }));
+    expect(await once.oracleResponse!()).toBe('<answer>found</answer>');
+    const unsized = new ToolUseWrapper(new FindEnvWithOracle(target), { tools: [crop], lookingOracle: { minTargetPixels: 1000 } });
+    await unsized.reset();
+    await unsized.step(call('crop', { x: 105, y: 105 }));
+    expect(await unsized.oracleResponse!()).toBe('<answer>found</answer>');
+    expect(() => new ToolUseWrapper(new FindEnvWithOracle(target), { tools: [zoom], lookingOracle: { minTargetPixels: -1 } })).toThrow(
+      /lookingOracle\.minTargetPixels: expected a number of pixels ≥ 0, received -1/,
+    );
+  });
+
   it('without a target the oracle answers at once and calls are not scored; without an inner oracle there is none', async () => {
     const plain = new ToolUseWrapper(new FindEnvWithOracle({}), { tools: [crop] });
     await plain.reset();

@@ -56,6 +56,19 @@ export interface ToolUseWrapperOptions {
   budget?: ToolBudget;
   /** Rewards of the tool loop itself (default none: tool turns earn 0 and the answer its env's reward). */
   rewards?: ToolRewards;
+  /** How the looking oracle (`oracleResponse`) decides a look is close enough (default: any region that holds the target). */
+  lookingOracle?: LookingOracleOptions;
+}
+
+/** When the looking oracle counts a target as seen, so it stops looking and answers. */
+export interface LookingOracleOptions {
+  /**
+   * A region holds a target for the oracle only when the tool's result shows the target's box at
+   * least this many pixels across (its shorter side, scaled from the region to the result image),
+   * so a target too small to read in the first crop gets a second, closer look (a tool with
+   * `frame: 'latest'` crops into the last crop). Default 0: one look that holds it is enough.
+   */
+  minTargetPixels?: number;
 }
 
 /**
@@ -103,6 +116,12 @@ function readBox(value: unknown): ImageBox | undefined {
 
 const contains = (outer: ImageBox, inner: ImageBox) => outer[0] <= inner[0] && outer[1] <= inner[1] && outer[2] >= inner[2] && outer[3] >= inner[3];
 
+/** How many pixels across the result image shows `box` (its shorter side), or Infinity when the image's size is not known. */
+function shownAcross(box: ImageBox, region: ImageBox, image: ImageData | undefined): number {
+  if (image?.width === undefined || image.height === undefined) return Number.POSITIVE_INFINITY;
+  return Math.min(((box[2] - box[0]) * image.width) / (region[2] - region[0]), ((box[3] - box[1]) * image.height) / (region[3] - region[1]));
+}
+
 const stripPlaceholders = (text: string) => text.replaceAll(IMAGE_PLACEHOLDER, '');
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -120,8 +139,9 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
  * Where the env says where the answer is (`info.targetBox` at reset, as V*-style tasks do), each
  * call that returns a region is marked `hit` when the region holds the target, and
  * `oracleResponse()` demonstrates looking: a call of the first tool that can `lookAt` the target
- * (with `info.targetBoxes`, at each named object in turn, until a region has held each), then the
- * env's own answer.
+ * (with `info.targetBoxes`, at each named object in turn, until a region has held each; with
+ * `lookingOracle.minTargetPixels`, until a result showed it that large), then the env's own answer.
+ * Tools get, beside the images, the region of the original each one shows (`regions`).
  *
  * An env may ask for the settings its tools run with in an episode (`info.toolSettings` at reset,
  * by tool name: a crop size picked per task): those tools are made for the episode by the factory
@@ -160,6 +180,9 @@ export class ToolUseWrapper extends EnvWrapper {
   /** What the looking oracle looks at, in order (`info.targetBoxes`, else the target), and whether a call's region has held each. */
   #lookFor: ImageBox[] = [];
   #held: boolean[] = [];
+  /** For each of `#images`, the part of the first image it shows (a tool's region), or undefined. */
+  #regions: (ImageBox | undefined)[] = [];
+  readonly #minTargetPixels: number;
 
   constructor(env: Env, options: ToolUseWrapperOptions) {
     super(env);
@@ -192,6 +215,11 @@ export class ToolUseWrapper extends EnvWrapper {
       if (typeof value !== 'number' || !Number.isFinite(value)) throw new InvalidArgumentError({ argument: `rewards.${name}`, expected: 'a finite number', value });
     }
     this.rewards = { invalidCall: rewards.invalidCall ?? 0, toolBonus: rewards.toolBonus ?? 0, targetHit: rewards.targetHit ?? 0 };
+    const minTargetPixels = options.lookingOracle?.minTargetPixels ?? 0;
+    if (typeof minTargetPixels !== 'number' || !Number.isFinite(minTargetPixels) || minTargetPixels < 0) {
+      throw new InvalidArgumentError({ argument: 'lookingOracle.minTargetPixels', expected: 'a number of pixels ≥ 0', value: minTargetPixels });
+    }
+    this.#minTargetPixels = minTargetPixels;
     if (this.budget !== undefined && (!Number.isSafeInteger(this.budget.results) || this.budget.results < 0)) {
       throw new InvalidArgumentError({ argument: 'budget.results', expected: 'an integer ≥ 0', value: this.budget.results });
     }
@@ -231,6 +259,7 @@ export class ToolUseWrapper extends EnvWrapper {
     const result = await this.env.reset(options);
     this.#episode = new AbortController();
     this.#images = [...result.observation.images];
+    this.#regions = this.#images.map(() => undefined);
     this.#turns = 0;
     this.#toolCalls = 0;
     this.#usefulCalls = 0;
@@ -392,7 +421,7 @@ export class ToolUseWrapper extends EnvWrapper {
     // The first box no look has held yet: the target, or each object a relation question names in turn.
     const next = this.#lookFor.find((_, index) => !this.#held[index]);
     if (next !== undefined && looker !== undefined && this.#toolCalls < this.maxToolCalls) {
-      const args = await looker.lookAt!([...next], { images: [...this.#images] });
+      const args = await looker.lookAt!([...next], { images: [...this.#images], regions: [...this.#regions] });
       return `<tool_call>${JSON.stringify({ name: looker.name, arguments: args })}</tool_call>`;
     }
     return inner();
@@ -415,6 +444,7 @@ export class ToolUseWrapper extends EnvWrapper {
     this.#done = result.terminated || truncated;
     // Images the env shows (feedback with the picture again) join the ones tools may crop from.
     this.#images.push(...result.observation.images);
+    this.#regions.push(...result.observation.images.map(() => undefined));
     const success = (info.metrics as Record<string, unknown> | undefined)?.['success'];
     if (this.rewards.toolBonus !== 0 && this.#usefulCalls > 0 && (success === true || success === 1)) {
       const bonus = this.rewards.toolBonus;
@@ -437,15 +467,16 @@ export class ToolUseWrapper extends EnvWrapper {
     }
     this.#toolCalls += 1;
     const signal = this.#signal === undefined ? this.#episode!.signal : AbortSignal.any([this.#signal, this.#episode!.signal]);
-    const run = await runTool(tool, args, { images: [...this.#images], signal, timeoutMs: this.timeoutMs });
+    const run = await runTool(tool, args, { images: [...this.#images], regions: [...this.#regions], signal, timeoutMs: this.timeoutMs });
     if (!run.ok) return failed({ name, arguments: args, ok: false, failure: run.kind, durationMs: run.durationMs }, `${run.message.replace(/\.$/, "")}.`);
     const images = run.result.images ?? [];
-    this.#images.push(...images);
-    const record: ToolCallRecord = { name, arguments: args, ok: true, durationMs: run.durationMs, images: images.length };
     const region = readBox(run.result.region);
+    this.#images.push(...images);
+    this.#regions.push(...images.map(() => region));
+    const record: ToolCallRecord = { name, arguments: args, ok: true, durationMs: run.durationMs, images: images.length };
     if (region !== undefined) {
       record.region = region;
-      this.#held = this.#held.map((held, index) => held || contains(region, this.#lookFor[index]!));
+      this.#held = this.#held.map((held, index) => held || (contains(region, this.#lookFor[index]!) && shownAcross(this.#lookFor[index]!, region, images[0]) >= this.#minTargetPixels));
       if (this.#target !== undefined) {
         record.hit = contains(region, this.#target);
         if (record.hit) this.#hits += 1;

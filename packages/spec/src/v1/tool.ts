@@ -5,6 +5,13 @@ import type { StandardSchemaV1 } from './standard-schema';
 export interface ToolExecuteOptions {
   /** The images of the episode so far, original first; tools crop from these. */
   images: ImageData[];
+  /**
+   * For each of `images`, the part of the first image it shows, in the first image's pixels, as the
+   * tool that made it said (`ToolResult.region`); undefined for the original and for images that
+   * are no crop of it. Tools that take coordinates in the latest image's frame (a look closer into
+   * the last crop) map them back to the original with it. Absent: no image is known to be a crop.
+   */
+  regions?: (ImageBox | undefined)[];
   signal?: AbortSignal;
 }
 

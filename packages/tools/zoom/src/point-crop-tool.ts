@@ -1,8 +1,8 @@
-import { clipBox, crop, drawPoints } from '@saccade/image';
+import { clipBox, crop, drawPoints, imageSize } from '@saccade/image';
 import { defineTool } from '@saccade/core';
-import { InvalidArgumentError, type Tool } from '@saccade/spec';
+import { InvalidArgumentError, type ImageBox, type ImageData, type Tool } from '@saccade/spec';
 import { z } from 'zod';
-import { checkSeenSize, formatNumber, originalImage, type SeenSize } from './seen-size';
+import { checkSeenSize, formatNumber, originalImage, type SeenSize, type Size } from './seen-size';
 
 /** Settings of {@link createPointCropTool}; the defaults are ViGoRL's on V*. */
 export interface PointCropToolSettings {
@@ -23,6 +23,15 @@ export interface PointCropToolSettings {
    * as a point, the nearest grid line depends on where in its patch the target lies.
    */
   cells?: boolean;
+  /**
+   * Which image the coordinates are in: 'first' (default, ViGoRL's: the original, whatever was
+   * cropped before) or 'latest' (the latest image of the episode, a look closer into the last crop:
+   * the point is mapped back through the region of the original that crop shows, and the box
+   * shrinks with it, `offset` × the region's side / the original's, so each look zooms in by the
+   * same factor). An image that is no crop (the original, or one whose region is not known) is the
+   * original's frame.
+   */
+  frame?: 'first' | 'latest';
 }
 
 const pointInput = z.object({
@@ -39,36 +48,38 @@ export type PointCropInput = z.infer<typeof pointInput>;
  * ViGoRL's multi-turn crop: the box [x − offset, y − offset, x + offset, y + offset] around the
  * point, clipped to the original image, resized to cropSize², optionally with a red dot on the point.
  */
-export function createPointCropTool({ name = 'search_coordinate', offset = 182, cropSize = 672, dot = false, seenSize, cells = false }: PointCropToolSettings = {}): Tool<PointCropInput> {
+export function createPointCropTool({ name = 'search_coordinate', offset = 182, cropSize = 672, dot = false, seenSize, cells = false, frame = 'first' }: PointCropToolSettings = {}): Tool<PointCropInput> {
   seenSize = checkSeenSize(seenSize);
   // Settings may come from JSON (`--tool-options`): refuse what would fail at every call.
   for (const [argument, value] of [['offset', offset], ['cropSize', cropSize]] as const) {
     if (!Number.isSafeInteger(value) || value <= 0) throw new InvalidArgumentError({ argument, expected: 'a positive integer (pixels)', value });
   }
   if (typeof cells !== 'boolean') throw new InvalidArgumentError({ argument: 'cells', expected: 'true or false', value: cells });
+  if (frame !== 'first' && frame !== 'latest') throw new InvalidArgumentError({ argument: 'frame', expected: "'first' or 'latest'", value: frame });
+  const where = frame === 'latest' ? 'the latest image' : 'the image';
   return defineTool({
     name,
     description: cells
-      ? `Look closely at a cell of the image: returns the region around cell [column, row] (counted from 0 on a grid over the image), enlarged to ${cropSize} × ${cropSize}.`
-      : `Look closely at a point of the original image: returns the region around coordinate [x, y] (pixels of the image), enlarged to ${cropSize} × ${cropSize}.`,
+      ? `Look closely at a cell of ${where}: returns the region around cell [column, row] (counted from 0 on a grid over ${where}), enlarged to ${cropSize} × ${cropSize}.`
+      : frame === 'latest'
+        ? `Look closely at a point of the latest image: returns the region around coordinate [x, y] (pixels of that image), enlarged to ${cropSize} × ${cropSize}.`
+        : `Look closely at a point of the original image: returns the region around coordinate [x, y] (pixels of the image), enlarged to ${cropSize} × ${cropSize}.`,
     inputSchema: pointInput,
-    async execute({ coordinate }, { images }) {
+    async execute({ coordinate }, { images, regions }) {
       const [x, y] = coordinate as [number, number];
-      const { image, size, scaleX, scaleY } = await originalImage(images, seenSize);
-      if (cells) {
-        const columns = Math.round(size.width / scaleX);
-        const rows = Math.round(size.height / scaleY);
-        if (!(Number.isInteger(x) && Number.isInteger(y) && x >= 0 && y >= 0 && x < columns && y < rows)) {
-          throw new Error(`expected a cell [column, row] of whole numbers from [0, 0] to [${columns - 1}, ${rows - 1}], received [${coordinate.map(formatNumber).join(', ')}]`);
-        }
+      const { image, size } = await originalImage(images, seenSize);
+      const view = await viewOf(images, regions, size);
+      if (cells && !(Number.isInteger(x) && Number.isInteger(y) && x >= 0 && y >= 0 && x < view.columns && y < view.rows)) {
+        throw new Error(`expected a cell [column, row] of whole numbers from [0, 0] to [${view.columns - 1}, ${view.rows - 1}], received [${coordinate.map(formatNumber).join(', ')}]`);
       }
-      const px = (cells ? x + 0.5 : x) * scaleX;
-      const py = (cells ? y + 0.5 : y) * scaleY;
+      const px = view.x1 + (cells ? x + 0.5 : x) * view.scaleX;
+      const py = view.y1 + (cells ? y + 0.5 : y) * view.scaleY;
       // The far edges count as inside: on a coarse frame (8 × 8) the last grid line is the image's edge.
-      if (!(px >= 0 && py >= 0 && px <= size.width && py <= size.height)) {
-        throw new Error(`expected a point inside the image or on its edge, received [${coordinate.map(formatNumber).join(', ')}]`);
+      if (!(px >= view.x1 && py >= view.y1 && px <= view.x2 && py <= view.y2)) {
+        throw new Error(`expected a point inside ${where} or on its edge, received [${coordinate.map(formatNumber).join(', ')}]`);
       }
-      const box = clipBox({ x1: px - offset, y1: py - offset, x2: px + offset, y2: py + offset }, size.width, size.height);
+      const [offsetX, offsetY] = [(offset * (view.x2 - view.x1)) / size.width, (offset * (view.y2 - view.y1)) / size.height];
+      const box = clipBox({ x1: px - offsetX, y1: py - offsetY, x2: px + offsetX, y2: py + offsetY }, size.width, size.height);
       let result = await crop(image, box, { resize: { width: cropSize, height: cropSize, fit: 'fill' } });
       if (dot !== false) {
         const { radius = 7, color = '#ff0000' } = dot === true ? {} : dot;
@@ -78,15 +89,32 @@ export function createPointCropTool({ name = 'search_coordinate', offset = 182, 
       return { text: `The region around [${coordinate.map(formatNumber).join(', ')}].`, images: [result], region: [box.x1, box.y1, box.x2, box.y2] };
     },
     // The box's centre, in the pixels the model saw (whole pixels, as models write them), or the cell it lies in.
-    async lookAt([x1, y1, x2, y2], { images }) {
-      const { size, scaleX, scaleY } = await originalImage(images, seenSize);
-      const [cx, cy] = [(x1 + x2) / 2 / scaleX, (y1 + y2) / 2 / scaleY];
+    async lookAt([x1, y1, x2, y2], { images, regions }) {
+      const { size } = await originalImage(images, seenSize);
+      const view = await viewOf(images, regions, size);
+      const [cx, cy] = [((x1 + x2) / 2 - view.x1) / view.scaleX, ((y1 + y2) / 2 - view.y1) / view.scaleY];
       if (!cells) return { coordinate: [Math.round(cx), Math.round(cy)] };
       const cell = (value: number, count: number) => Math.min(count - 1, Math.max(0, Math.floor(value)));
-      return { coordinate: [cell(cx, Math.round(size.width / scaleX)), cell(cy, Math.round(size.height / scaleY))] };
+      return { coordinate: [cell(cx, view.columns), cell(cy, view.rows)] };
     },
   });
+
+  /**
+   * The frame the coordinates are in: the part of the original it shows (x1…y2, original pixels),
+   * original pixels per unit of the frame, and its size in cells (with `cells`). With frame
+   * 'latest' and a latest image that is a crop of known region, that crop; else the original.
+   */
+  async function viewOf(images: readonly ImageData[], regions: readonly (ImageBox | undefined)[] | undefined, size: Size) {
+    const last = images.length - 1;
+    const region = frame === 'latest' && last > 0 ? regions?.[last] : undefined;
+    const [x1, y1, x2, y2] = region ?? [0, 0, size.width, size.height];
+    const shown = region === undefined ? size : await sizeOf(images[last]!);
+    const seen = typeof seenSize === 'function' ? seenSize(shown) : (seenSize ?? shown);
+    return { x1, y1, x2, y2, scaleX: (x2 - x1) / seen.width, scaleY: (y2 - y1) / seen.height, columns: Math.round(seen.width), rows: Math.round(seen.height) };
+  }
 }
+
+const sizeOf = async (image: ImageData): Promise<Size> => (image.width !== undefined && image.height !== undefined ? { width: image.width, height: image.height } : await imageSize(image));
 
 /** The point crop with ViGoRL's V* settings (offset 182, 672 px). */
 export const pointCropTool: Tool<PointCropInput> = createPointCropTool();

@@ -108,6 +108,25 @@ describe('point crop (ViGoRL search_coordinate) and rotate', () => {
     expect(() => createPointCropTool({ cells: 'yes' as unknown as boolean })).toThrow(/cells: expected true or false/);
   });
 
+  it("frame 'latest': a call names a cell of the latest crop, mapped back through its region, and the box shrinks with it", async () => {
+    // 200 × 100 seen as 4 × 2 cells; each look crops offset 20 of the frame's width (and height) around the cell.
+    const closer = createPointCropTool({ seenSize: { width: 4, height: 2 }, offset: 20, cropSize: 40, cells: true, frame: 'latest' });
+    const first = await closer.execute({ coordinate: [1, 0] }, { images: [original] });
+    expect(first.region).toEqual([55, 5, 95, 45]);
+    // The crop shows [55, 5, 95, 45] at 40 × 40: its 4 × 2 cells are 10 × 20 px of the original,
+    // cell [2, 1] is centred at (80, 35), and the box is 20 × 40/200 = 4 by 20 × 40/100 = 8 px about it.
+    const options = { images: [original, first.images![0]!], regions: [undefined, first.region] };
+    expect((await closer.execute({ coordinate: [2, 1] }, options)).region).toEqual([76, 27, 84, 43]);
+    expect(await closer.lookAt!([78, 30, 82, 34], options)).toEqual({ coordinate: [2, 1] });
+    await expect(closer.execute({ coordinate: [4, 1] }, options)).rejects.toThrow('expected a cell [column, row] of whole numbers from [0, 0] to [3, 1], received [4, 1]');
+    // A latest image of no known region is the original's frame; frame 'first' ignores the regions.
+    expect((await closer.execute({ coordinate: [1, 0] }, { images: [original, first.images![0]!] })).region).toEqual([55, 5, 95, 45]);
+    const firstFrame = createPointCropTool({ seenSize: { width: 4, height: 2 }, offset: 20, cropSize: 40, cells: true });
+    expect((await firstFrame.execute({ coordinate: [2, 1] }, options)).region).toEqual([105, 55, 145, 95]);
+    expect(closer.description).toContain('a cell of the latest image');
+    expect(() => createPointCropTool({ frame: 'last' as never })).toThrow(/frame: expected 'first' or 'latest'/);
+  });
+
   it('rotates the original counter-clockwise', async () => {
     const turned = await decodeFirst(await rotateTool.execute({ angle: 90 }, { images: [original] }));
     expect([turned.width, turned.height, ...pixel(turned, 0, 0), ...pixel(turned, 99, 199)]).toEqual([100, 200, 199, 0, 7, 0, 99, 7]);
