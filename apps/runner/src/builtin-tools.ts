@@ -98,12 +98,13 @@ export async function registerBuiltinTools(options: ToolOptions = {}): Promise<{
  * Registers, with their factories, the tools an env package needs (its package.json's
  * `saccade.usesTools`: the grounded envs crop with `search_coordinate`, made per task through the
  * registry's `createTool`), importing only the tool packages whose `saccade.create` makes one of
- * them. A name no package makes is left out: the env says so when it is made.
+ * them, with `options` by tool name (a run's `toolOptions`). A name no package makes is left out:
+ * the env says so when it is made.
  */
-export async function registerToolsNamed(names: readonly string[]): Promise<void> {
+export async function registerToolsNamed(names: readonly string[], options: ToolOptions = {}): Promise<void> {
   if (names.length === 0) return;
   const packages = [...findToolPackages(runnerManifestPath()), ...(await pluginToolPackages())].filter((found) => names.some((name) => found.create?.[name] !== undefined));
-  await registerToolPackages(packages, {});
+  await registerToolPackages(packages, options);
 }
 
 async function registerToolPackages(packages: readonly ToolPackage[], options: ToolOptions): Promise<{ tools: Tool[]; close: () => Promise<void>; warm: () => Promise<void> }> {

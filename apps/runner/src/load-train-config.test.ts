@@ -97,6 +97,35 @@ describe('RL settings', () => {
     expect(await env.step('<tool_call>{"name": "searc_coordinate", "arguments": {"coordinate": [3, 3]}}</tool_call>')).toMatchObject({ reward: -0.1, info: { valid: false, rewardTerms: { invalid_call: -0.1 } } });
     await expect(loadTrainConfig(undefined, { toolRewards: { bonus: 1 } as never })).rejects.toThrow(/toolRewards/);
   });
+
+  test('the two-look example: its looking oracle crops the overview, then closer into that crop, then answers; the noisy-looking demonstrator is a choice', async () => {
+    const twoLook = await loadTrainConfig(fileURLToPath(new URL('../examples/visual-search-two-look.yaml', import.meta.url)), {}, 'visual-search');
+    expect([twoLook.lookingOracle, twoLook.toolOptions['search_coordinate']]).toEqual([{ minTargetPixels: 16 }, { seenSize: { width: 8, height: 8 }, cropSize: 128, cells: true, frame: 'latest' }]);
+    expect((await loadTrainConfig(undefined, {})).lookingOracle).toEqual({});
+    await registerBuiltinEnvs();
+    await registerToolsNamed(twoLook.tools, twoLook.toolOptions);
+    const env = envFactory({ maxTurns: twoLook.env.maxTurns, tools: twoLook.tools, lookingOracle: twoLook.lookingOracle })({ envId: twoLook.env.id, envOptions: twoLook.env.options ?? {}, seed: 0 } as RolloutPrompt);
+    const { info } = await env.reset({ seed: 0 });
+    const regions: number[][] = [];
+    for (;;) {
+      const result = await env.step(await env.oracleResponse!());
+      for (const call of (result.info['toolCalls'] as { region: number[] }[] | undefined) ?? []) regions.push(call.region.map(Math.round));
+      if (result.terminated || result.truncated) {
+        expect(result.reward).toBe(1);
+        break;
+      }
+    }
+    // Task 0's 12-px target [1214, 1371, 1226, 1383]: the 364-px crop of its overview cell, then the 65-px crop of its cell of that crop.
+    expect(info['targetBox']).toEqual([1214, 1371, 1226, 1383]);
+    expect(regions).toEqual([[970, 1226, 1334, 1590], [1187, 1352, 1253, 1418]]);
+    await env.close();
+    // The recipe's crop again, for the tests after this one.
+    await registerToolsNamed(['search_coordinate']);
+    const noisy = await loadTrainConfig(undefined, { sft: { demonstrator: 'noisy-looking', demonstrationSamples: 4, noisyLooking: { hitProbability: 0.3 } } });
+    expect([noisy.sft.demonstrator, noisy.sft.demonstrationSamples, noisy.sft.noisyLooking]).toEqual(['noisy-looking', 4, { hitProbability: 0.3 }]);
+    await expect(loadTrainConfig(undefined, { lookingOracle: { minTargetPixels: -1 } })).rejects.toThrow(/lookingOracle/);
+    await expect(loadTrainConfig(undefined, { sft: { demonstrationSamples: 0 } })).rejects.toThrow(/demonstrationSamples/);
+  });
 });
 
 describe('model config', () => {
