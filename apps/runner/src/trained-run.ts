@@ -14,6 +14,8 @@ export interface RunEnvSettings {
   tools: string[];
   /** Settings of those tools, by name. */
   toolOptions: Record<string, Record<string, unknown>>;
+  /** When the run's looking oracle counted a target as seen (`lookingOracle`), when it set one. */
+  lookingOracle?: { minTargetPixels?: number };
   /** Plug-in packages the run loaded (its envs or tools may come from them). */
   plugins: string[];
 }
@@ -94,6 +96,7 @@ type RunConfig = {
   historyWindow?: number;
   tools?: string[];
   toolOptions?: Record<string, Record<string, unknown>>;
+  lookingOracle?: { minTargetPixels?: number };
   plugins?: string[];
 };
 
@@ -113,6 +116,7 @@ function envSettings(config: RunConfig): RunEnvSettings {
     ...(config.env?.maxTurns === undefined ? {} : { maxTurns: config.env.maxTurns }),
     tools: Array.isArray(config.tools) ? config.tools : [],
     toolOptions: config.toolOptions ?? {},
+    ...(config.lookingOracle === undefined ? {} : { lookingOracle: config.lookingOracle }),
     plugins: Array.isArray(config.plugins) ? config.plugins : [],
   };
 }

@@ -79,3 +79,25 @@ test('eval --env-from takes the run\'s env, options and turn cap; a folder that 
   expect((await runCli(['eval', '--env-from', run, '--env', 'saccade/Sokoban-v1', '--agent', 'oracle', '--out', scratch], capture)).exitCode).toBe(EXIT_USAGE);
   expect(errors.pop()).toContain('--env-from: the run played saccade/FrozenLake-v1, --env names saccade/Sokoban-v1; give one of them');
 });
+
+test("eval --env-from plays the run's tools as it set them, and its looking oracle: the two-look run's oracle crops twice", async () => {
+  const run = join(scratch, 'two-look');
+  mkdirSync(join(run, 'checkpoints'), { recursive: true });
+  writeFileSync(
+    join(run, 'config.yaml'),
+    [
+      'env:\n  id: saccade/VisualSearch-v1\n  options: { level: two-look }\n  maxTurns: 4',
+      'tools: [search_coordinate]',
+      'toolOptions:\n  search_coordinate: { seenSize: { width: 8, height: 8 }, cropSize: 128, cells: true, frame: latest }',
+      'lookingOracle: { minTargetPixels: 16 }',
+    ].join('\n') + '\n',
+  );
+  writeFileSync(join(run, 'events.jsonl'), '');
+  expect((await runCli(['eval', '--env-from', run, '--agent', 'oracle', '--episodes', '2', '--out', scratch, '--name', 'two-look-oracle'], quiet)).exitCode).toBe(EXIT_SUCCESS);
+  // Each episode: a crop of the overview, a closer one into it, the answer; every answer right.
+  expect(actions('two-look-oracle').map((turns) => turns.map((action) => (action.includes('<tool_call>') ? 'look' : 'answer')))).toEqual([
+    ['look', 'look', 'answer'],
+    ['look', 'look', 'answer'],
+  ]);
+  expect(JSON.parse(readFileSync(join(scratch, 'two-look-oracle', 'summary.json'), 'utf8'))).toMatchObject({ success: 1 });
+});

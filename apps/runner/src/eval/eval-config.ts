@@ -43,6 +43,8 @@ export const evalConfigSchema = z
     tools: z.array(z.string()).default([]),
     /** Settings of configurable tools by name (--tool-options): a model file, a server's URL; keys are read from env vars at run time. */
     toolOptions: z.record(z.string(), z.record(z.string(), z.unknown())).default({}),
+    /** When the oracle agent's looks count a target as seen (a training run's `lookingOracle`, taken by --env-from). */
+    lookingOracle: z.object({ minTargetPixels: z.number().finite().nonnegative().optional() }).strict().optional(),
     outputFolder: z.string().default('runs'),
     /** Plug-in packages the eval loaded (package names or folders), loaded again by --resume. */
     plugins: z.array(z.string()).default([]),

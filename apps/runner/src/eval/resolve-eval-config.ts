@@ -68,6 +68,7 @@ export async function resolveEvalConfig(flags: EvalFlags): Promise<EvalConfig> {
   let maxTokens = flags.maxTokens;
   let tools = flags.tools === undefined ? undefined : flags.tools.split(',').map((name) => name.trim()).filter((name) => name.length > 0);
   let toolOptions: Record<string, Record<string, unknown>> = {};
+  let lookingOracle: { minTargetPixels?: number } | undefined;
   const plugins: string[] = [];
   if (flags.envFrom !== undefined) {
     // The env as a training run played it (its options, turn cap, tools): a served checkpoint meets the env it learned.
@@ -80,6 +81,7 @@ export async function resolveEvalConfig(flags: EvalFlags): Promise<EvalConfig> {
     maxTurns ??= run.maxTurns;
     tools ??= run.tools;
     toolOptions = run.toolOptions;
+    lookingOracle = run.lookingOracle;
     plugins.push(...run.plugins);
   }
   if (flags.tasks !== undefined) {
@@ -142,6 +144,7 @@ export async function resolveEvalConfig(flags: EvalFlags): Promise<EvalConfig> {
     concurrency: flags.concurrency ?? (kind === 'policy' || kind === 'transformers' ? 1 : 8),
     tools: tools ?? [],
     toolOptions,
+    ...(lookingOracle === undefined ? {} : { lookingOracle }),
     outputFolder: flags.out ?? 'runs',
     plugins: [...new Set(plugins)],
   };

@@ -27,9 +27,9 @@ export function trajectoriesPath(folder: RunFolder): string {
   return folder.trajectoriesPath(TRAJECTORY_FILES.episodes);
 }
 
-/** Creates an episode's env: the registry's, with the eval's turn cap and tools. */
+/** Creates an episode's env: the registry's, with the eval's turn cap and tools (and, from --env-from, the run's looking oracle). */
 export function evalEnvFactory(config: EvalConfig): (prompt: RolloutPrompt) => Env {
-  return envFactory({ tools: config.tools, ...(config.maxTurns === undefined ? {} : { maxTurns: config.maxTurns }) });
+  return envFactory({ tools: config.tools, ...(config.maxTurns === undefined ? {} : { maxTurns: config.maxTurns }), ...(config.lookingOracle === undefined ? {} : { lookingOracle: config.lookingOracle }) });
 }
 
 /**
