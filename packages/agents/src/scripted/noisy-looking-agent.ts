@@ -53,7 +53,9 @@ function lookingTool(env: Env, name: string): Tool | undefined {
  * point, so the call is valid in the tool's frame); once a look has shown it, it answers right with
  * `accuracyWhenSeen`; after `maxLooks` looks without it, it guesses one of the env's answers. It
  * knows where the target is only through the oracle, and its chains are what it played: a call
- * that missed stays in the chain. Deterministic for a seed and a call order.
+ * that missed stays in the chain. Its looks at the target are the oracle's next look, so an env
+ * whose oracle searches (VisualSearch's `oracleDecoys`) makes it look at those decoys instead: play
+ * it with a looking oracle that goes straight to the target. Deterministic for a seed and a call order.
  *
  * @example
  * const agent = createNoisyLookingAgent({ env, hitProbability: 0.25, seed: 'demonstration:10000' });
