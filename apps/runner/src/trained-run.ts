@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { LookingOracleOptions } from '@saccade/core';
 import { parse as parseYaml } from 'yaml';
 import { ConfigError } from './config-error';
 import { RUN_FILES, runPaths } from '@saccade/runs';
@@ -15,7 +16,7 @@ export interface RunEnvSettings {
   /** Settings of those tools, by name. */
   toolOptions: Record<string, Record<string, unknown>>;
   /** When the run's looking oracle counted a target as seen (`lookingOracle`), when it set one. */
-  lookingOracle?: { minTargetPixels?: number };
+  lookingOracle?: LookingOracleOptions;
   /** Plug-in packages the run loaded (its envs or tools may come from them). */
   plugins: string[];
 }
@@ -96,7 +97,7 @@ type RunConfig = {
   historyWindow?: number;
   tools?: string[];
   toolOptions?: Record<string, Record<string, unknown>>;
-  lookingOracle?: { minTargetPixels?: number };
+  lookingOracle?: LookingOracleOptions;
   plugins?: string[];
 };
 

@@ -84,6 +84,7 @@ export { applyHistoryWindow } from './prompt/apply-history-window';
 export { applyPromptView, buildMessages, PROMPT_VIEWS } from './prompt/build-messages';
 export type { BuildMessagesOptions, HistoryTurn, PromptView } from './prompt/build-messages';
 export { observationToContent } from './prompt/observation-to-content';
+export { messageText } from './prompt/message-text';
 
 // Tools.
 export { defineTool } from './tools/define-tool';

@@ -249,9 +249,9 @@ async function sftExamples(
         firstFailure ??= failed[0]?.error?.message;
         const keep = batch.trajectories.map((trajectory) => trajectory.error === undefined && (samples === 1 || trajectorySuccess(trajectory)));
         kept.push({ batch, trajectories: batch.trajectories.filter((_, index) => keep[index]) });
-        pending = pending.filter((_, index) => !keep[index] && samples > 1);
+        pending = pending.filter((_, index) => !keep[index]);
       }
-      unsolved += pending.length;
+      if (samples > 1) unsolved += pending.length;
       for (const { batch, trajectories } of kept) await add(batch, trajectories);
       log(`demonstrations: ${played + chunk.length} of ${seeds.length} seeds played, ${examples.length} examples`, { seeds: played + chunk.length, examples: examples.length });
     }

@@ -5,7 +5,7 @@ import { parse as parseYaml } from 'yaml';
 import { ConfigError, describeIssues } from '../config-error';
 import { RunFolder } from '../run-folder';
 import { RUN_FILES } from '@saccade/runs';
-import { readRunEnvSettings, readTrainedRun } from '../trained-run';
+import { readRunEnvSettings, readTrainedRun, type RunEnvSettings } from '../trained-run';
 import { evalConfigSchema, type EvalConfig } from './eval-config';
 
 export interface EvalFlags {
@@ -68,7 +68,7 @@ export async function resolveEvalConfig(flags: EvalFlags): Promise<EvalConfig> {
   let maxTokens = flags.maxTokens;
   let tools = flags.tools === undefined ? undefined : flags.tools.split(',').map((name) => name.trim()).filter((name) => name.length > 0);
   let toolOptions: Record<string, Record<string, unknown>> = {};
-  let lookingOracle: { minTargetPixels?: number } | undefined;
+  let lookingOracle: RunEnvSettings['lookingOracle'];
   const plugins: string[] = [];
   if (flags.envFrom !== undefined) {
     // The env as a training run played it (its options, turn cap, tools): a served checkpoint meets the env it learned.

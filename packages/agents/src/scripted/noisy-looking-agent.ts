@@ -1,4 +1,4 @@
-import { createRng, findActionSpace, formatAnswer, sampleAnswer } from '@saccade/core';
+import { createRng, findActionSpace, formatAnswer, messageText, sampleAnswer } from '@saccade/core';
 import { imageSize } from '@saccade/image';
 import { InvalidArgumentError, InvalidStateError, type Agent, type AgentActOptions, type AgentResponse, type Env, type ImageData, type Message, type Tool } from '@saccade/spec';
 import { OracleNotFoundError } from '../errors/oracle-not-found-error';
@@ -23,8 +23,6 @@ const probability = (argument: string, value: number): number => {
   if (!(typeof value === 'number' && value >= 0 && value <= 1)) throw new InvalidArgumentError({ argument, expected: 'a probability from 0 to 1', value });
   return value;
 };
-
-const textOf = (message: Message): string => (typeof message.content === 'string' ? message.content : message.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join(''));
 
 /** The first image of the chat: the env's original, which looks are made on. */
 function firstImage(messages: readonly Message[]): ImageData | undefined {
@@ -99,7 +97,7 @@ export function createNoisyLookingAgent({ env, hitProbability = 0.25, accuracyWh
       signal?.throwIfAborted();
       const next = await oracle.oracleResponse();
       if (typeof next !== 'string') throw new InvalidArgumentError({ argument: 'oracleResponse()', expected: 'a string', value: next });
-      const looks = messages.filter((message) => message.role === 'assistant' && textOf(message).includes('<tool_call>')).length;
+      const looks = messages.filter((message) => message.role === 'assistant' && messageText(message).includes('<tool_call>')).length;
       const outputs = [];
       for (let index = 0; index < n; index++) {
         let text: string;

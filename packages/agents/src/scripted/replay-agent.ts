@@ -1,4 +1,4 @@
-import { InvalidArgumentError, InvalidStateError, type Agent, type AgentActOptions, type AgentResponse, type Message, type Trajectory } from '@saccade/spec';
+import { InvalidArgumentError, InvalidStateError, partialAssistantText, type Agent, type AgentActOptions, type AgentResponse, type Trajectory } from '@saccade/spec';
 import { readTrajectoriesSync } from './read-trajectories';
 
 /** What a replay agent plays back: trajectories from a JSONL file or given directly, or actions. */
@@ -10,14 +10,6 @@ export interface ReplayAgentSettings {
   /** Actions given directly (a demonstration written as turns, e.g. a linearised search chain). */
   actions?: readonly string[];
   id?: string;
-}
-
-/** The text of the assistant message that ends a prompt: the forced prefix the agent is to continue. */
-function forcedPrefix(messages: readonly Message[] | undefined): string | undefined {
-  const last = messages?.at(-1);
-  if (last?.role !== 'assistant') return undefined;
-  if (typeof last.content === 'string') return last.content;
-  return last.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
 }
 
 /**
@@ -53,7 +45,7 @@ function player(actions: readonly string[], id: string, label: string): Agent & 
       cursor++;
       // Asked to continue a forced prefix (the episode loop puts it back before the text): a recorded
       // action holds it already, so only the rest is the agent's.
-      const prefix = forcedPrefix(messages);
+      const prefix = partialAssistantText(messages);
       const text = prefix !== undefined && prefix.length > 0 && action.startsWith(prefix) ? action.slice(prefix.length) : action;
       return { outputs: Array.from({ length: n }, () => ({ text, finishReason: 'stop' as const })) };
     },

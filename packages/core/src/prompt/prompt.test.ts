@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { applyHistoryWindow } from './apply-history-window';
 import { buildMessages } from './build-messages';
 import { observationToContent } from './observation-to-content';
+import { messageText } from './message-text';
 
 const imageA: ImageData = { data: new Uint8Array([1]), mediaType: 'image/png' };
 const imageB: ImageData = { data: new Uint8Array([2]), mediaType: 'image/png' };
@@ -81,5 +82,12 @@ describe('applyHistoryWindow', () => {
 
   it('refuses a negative window', () => {
     expect(() => applyHistoryWindow(chat, -1)).toThrow(/historyWindow/);
+  });
+});
+
+describe('messageText', () => {
+  it('is the content of a plain message and the text parts of one with images, in order', () => {
+    expect(messageText({ role: 'user', content: 'Where is it?' })).toBe('Where is it?');
+    expect(messageText({ role: 'user', content: [{ type: 'text', text: 'Look: ' }, { type: 'image', image: imageA }, { type: 'text', text: 'then answer.' }] })).toBe('Look: then answer.');
   });
 });

@@ -1,4 +1,4 @@
-import { callPoint, createRng, distanceToBox, parsePoints, parseToolCalls, searchCoordinateCall, type Point, type Rng } from '@saccade/core';
+import { callPoint, createRng, distanceToBox, messageText, parsePoints, parseToolCalls, searchCoordinateCall, type Point, type Rng } from '@saccade/core';
 import { InvalidArgumentError, InvalidStateError, partialAssistantText, type Agent, type AgentActOptions, type AgentResponse, type Message } from '@saccade/spec';
 import { applyStop } from '@saccade/agents';
 import type { GroundTruth, TaskLookup } from './task-lookup';
@@ -44,8 +44,6 @@ const probability = (name: string, value: number): number => {
   if (!(typeof value === 'number' && value >= 0 && value <= 1)) throw new InvalidArgumentError({ argument: name, expected: 'a probability from 0 to 1', value });
   return value;
 };
-
-const textOf = (message: Message): string => (typeof message.content === 'string' ? message.content : message.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join(''));
 
 /**
  * A point to look at. Coarse to fine: from nowhere a step finds the target with `hitProbability`
@@ -117,11 +115,11 @@ function continueThinking(rng: Rng, truth: GroundTruth, prefix: string, settings
 function nextTurn(rng: Rng, truth: GroundTruth, messages: readonly Message[], settings: Resolved, forced: boolean): string {
   const crops = messages
     .filter((message) => message.role === 'assistant')
-    .flatMap((message) => parseToolCalls(textOf(message)).flatMap((call) => (call.ok ? [callPoint(call.call)] : [])))
+    .flatMap((message) => parseToolCalls(messageText(message)).flatMap((call) => (call.ok ? [callPoint(call.call)] : [])))
     .filter((point): point is Point => point !== undefined);
   const seenAt = crops.find((point) => distanceToBox(point, truth.box) <= settings.seenRadius);
   const lastUser = [...messages].reverse().find((message) => message.role === 'user');
-  const budgetSpent = lastUser !== undefined && /give your final answer now/i.test(textOf(lastUser));
+  const budgetSpent = lastUser !== undefined && /give your final answer now/i.test(messageText(lastUser));
   if (forced) return `${drawAnswer(rng, truth, seenAt !== undefined ? settings.accuracyWhenSeen : settings.accuracyWhenUnseen)}</answer>`;
   const stop =
     budgetSpent || crops.length >= settings.maxSteps || (crops.length > 0 && rng.next() < (seenAt !== undefined ? settings.stopWhenSeenProbability : settings.stopProbability));
@@ -185,7 +183,7 @@ export function createNoisyGroundingAgent(settings: NoisyGroundingAgentSettings)
         throw new InvalidStateError({ operation: `${id}.act()`, expected: 'a chat about a task the lookup knows (its first image)', actual: 'an image it was not given' });
       }
       const system = messages.find((message) => message.role === 'system');
-      const multiTurn = system !== undefined && textOf(system).includes('<tool_call>');
+      const multiTurn = system !== undefined && messageText(system).includes('<tool_call>');
       const prefix = partialAssistantText(messages);
       const outputs = Array.from({ length: n }, () => {
         // Multi turn, a partial answer can only be the forced final answer (`… <answer>`).
