@@ -4,7 +4,7 @@ import { InvalidArgumentError } from '@saccade/spec';
 import * as tf from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { initBackend } from '../test/helpers';
-import { applyModelConfigOverrides, imageTokenCount, MODEL_PRESETS, readModelConfig, validateModelConfig, type ModelConfig, type ModelConfigOverrides, type ModelPresetName } from './model-config';
+import { applyModelConfigOverrides, imageTokenCount, MODEL_PRESETS, orderModelConfig, readModelConfig, validateModelConfig, type ModelConfig, type ModelConfigOverrides, type ModelPresetName } from './model-config';
 import { VisionLanguageModel } from './vision-language-model';
 
 const small: ModelConfig = { ...MODEL_PRESETS.small, vocabularySize: 128 };
@@ -50,6 +50,9 @@ describe('validateModelConfig', () => {
     );
     expect(() => validateModelConfig(withVision({ stem: { channels: 8, pool: 3, pooling: 'mean' } }))).toThrow(
       'ModelConfig.vision.stem.pool must be a positive divisor of patchSize (8); got 3.',
+    );
+    expect(() => validateModelConfig(withVision({ stem: { channels: 8, pool: 2, pooling: 'max', kernel: 4 } }))).toThrow(
+      'ModelConfig.vision.stem.kernel must be an odd positive integer (1: per pixel); got 4.',
     );
     expect(() => validateModelConfig(withVision({ stem: { channels: 8, pool: 2, pooling: 'median' as 'max' } }))).toThrow(
       "ModelConfig.vision.stem.pooling must be 'mean' or 'max'; got median.",
@@ -115,6 +118,9 @@ describe('readModelConfig', () => {
 describe('applyModelConfigOverrides', () => {
   it('merges grouped overrides switch by switch: a stem or grid object into the base one, null turns it off', () => {
     expect(applyModelConfigOverrides(recipe, { vision: { stem: { pool: 8 } } }).vision.stem).toEqual({ channels: 16, pool: 8, pooling: 'max' });
+    // A convolution's side is written only when it is one: a per-pixel stem's config reads as before.
+    expect(applyModelConfigOverrides(recipe, { vision: { stem: { kernel: 5 } } }).vision.stem).toEqual({ channels: 16, pool: 4, pooling: 'max', kernel: 5 });
+    expect(orderModelConfig(applyModelConfigOverrides(recipe, { vision: { stem: { kernel: 1 } } })).vision.stem).toEqual({ channels: 16, pool: 4, pooling: 'max' });
     expect(applyModelConfigOverrides(recipe, { vision: { readout: null, stem: null } }).vision).toEqual({ stem: null, grid: null, spatialMerge: 1, pointer: true, pointerImage: 'latest', readout: null });
     expect(applyModelConfigOverrides(tiny, { imageSize: 32, vision: { stem: { channels: 4 }, grid: { layers: 2 } } })).toEqual({
       ...tiny,

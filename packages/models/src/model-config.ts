@@ -29,6 +29,13 @@ export interface PixelStemConfig {
    * strong in its block as one a whole shape lights, where a mean dilutes it by the block's area.
    */
   pooling: StemPooling;
+  /**
+   * Side of the stem's convolution in pixels (odd; absent or 1: per pixel). A k × k convolution
+   * (zero padding at the image's edges, across patch borders) sees how a small shape covers its
+   * neighbouring pixels, where a per-pixel feature sees only how red each pixel is: at 128 px a
+   * 4-px star and a 4-px circle light the same pixels red, in different amounts around them.
+   */
+  kernel?: number;
 }
 
 /**
@@ -268,7 +275,7 @@ const sizes = {
   layerNormEpsilon: positiveNumber,
 };
 
-const stemSchema = z.strictObject({ channels: positiveInteger, pool: positiveInteger, pooling: stemPooling });
+const stemSchema = z.strictObject({ channels: positiveInteger, pool: positiveInteger, pooling: stemPooling, kernel: positiveInteger.optional() });
 const gridSchema = z.strictObject({ layers: positiveInteger, cellPatches: positiveInteger });
 const visionSchema = z.strictObject({
   stem: stemSchema.nullable(),
@@ -405,7 +412,8 @@ export function orderModelConfig(config: ModelConfig | StoredModelConfig): Model
     maxSequenceLength,
     layerNormEpsilon,
     vision: {
-      stem: stem && { channels: stem.channels, pool: stem.pool, pooling: stem.pooling },
+      // kernel is written only when it is a convolution: every config before it reads and serialises as it did.
+      stem: stem && { channels: stem.channels, pool: stem.pool, pooling: stem.pooling, ...(stem.kernel !== undefined && stem.kernel > 1 ? { kernel: stem.kernel } : {}) },
       grid: grid && { layers: grid.layers, cellPatches: grid.cellPatches },
       spatialMerge,
       pointer,
@@ -493,6 +501,9 @@ export function validateModelConfig(config: ModelConfig): ModelConfig {
       fail('vision.stem.pool', stem.pool, `ModelConfig.vision.stem.pool must be a positive divisor of patchSize (${config.patchSize}); got ${String(stem.pool)}.`);
     }
     if (stem.pooling !== 'mean' && stem.pooling !== 'max') fail('vision.stem.pooling', stem.pooling, `ModelConfig.vision.stem.pooling must be 'mean' or 'max'; got ${String(stem.pooling)}.`);
+    if (stem.kernel !== undefined && (!Number.isInteger(stem.kernel) || stem.kernel <= 0 || stem.kernel % 2 !== 1)) {
+      fail('vision.stem.kernel', stem.kernel, `ModelConfig.vision.stem.kernel must be an odd positive integer (1: per pixel); got ${String(stem.kernel)}.`);
+    }
   }
   if (typeof pointer !== 'boolean') fail('vision.pointer', pointer, `ModelConfig.vision.pointer must be true or false; got ${String(pointer)}.`);
   if (readout !== null && readout !== 'pointer' && readout !== 'max' && readout !== 'conv') {

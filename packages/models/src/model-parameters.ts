@@ -82,7 +82,11 @@ export function parameterSpecs(config: ModelConfig): ParameterSpec[] {
   const residualScale = 1 / Math.sqrt(2 * Math.max(1, config.decoderLayers));
   const features = patchFeatureDimension(config);
   const specs: ParameterSpec[] = [];
-  if (vision.stem) specs.push({ name: 'image.stem.weight', shape: [3, vision.stem.channels], init: normal(1) }, { name: 'image.stem.bias', shape: [vision.stem.channels], init: zeros });
+  if (vision.stem) {
+    // A k × k stem reads k² pixels: each weight 1/k as large keeps a feature's spread the per-pixel stem's.
+    const kernel = vision.stem.kernel ?? 1;
+    specs.push({ name: 'image.stem.weight', shape: [kernel * kernel * 3, vision.stem.channels], init: normal(1 / kernel) }, { name: 'image.stem.bias', shape: [vision.stem.channels], init: zeros });
+  }
   specs.push(
     { name: 'image.patch.weight', shape: [features, d], init: normal(1 / Math.sqrt(features)) },
     { name: 'image.patch.bias', shape: [d], init: zeros },

@@ -92,6 +92,16 @@ describe('VisionLanguageModel', () => {
     model.dispose();
   });
 
+  it('has a convolutional stem (vision.stem.kernel) whose gradients match finite differences', () => {
+    const model = VisionLanguageModel.create({ preset: 'tiny', seed: 4, config: { imageSize: 32, patchSize: 8, vision: { stem: { channels: 4, pool: 2, pooling: 'max', kernel: 3 }, readout: 'conv', pointer: true } } });
+    // 3 × 3 pixels of 3 values a feature.
+    expect(model.weight('image.stem.weight').shape).toEqual([27, 4]);
+    expect(model.config.vision.stem).toEqual({ channels: 4, pool: 2, pooling: 'max', kernel: 3 });
+    const examples = [example(model, '<answer>Left</answer>', cellImage(32, 5, [20, 20, 200], [250, 250, 250]))];
+    expectGradientsMatchFiniteDifferences(model, examples, ['image.stem.weight', 'image.stem.bias', 'image.patch.weight', 'readout.conv.weight']);
+    model.dispose();
+  });
+
   it.each(['pointer', 'max', 'conv'] as const)('has an image readout (%s) whose gradients match finite differences', (imageReadout) => {
     const stem = imageReadout === 'conv' ? { stem: { channels: 4, pool: 2, pooling: 'max' as const } } : {};
     const model = VisionLanguageModel.create({ preset: 'tiny', seed: 4, config: { imageSize: 32, patchSize: 8, vision: { ...stem, pointer: true, readout: imageReadout } } });

@@ -3,6 +3,7 @@ import { smoothMaxStem } from '@saccade/tensor';
 import { InvalidArgumentError } from '@saccade/spec';
 import { applyModelConfigOverrides, MODEL_PRESETS, orderModelConfig, patchGrid, validateModelConfig, type FlatModelConfig, type ModelConfig, type ModelConfigOverrides, type ModelPresetName } from './model-config';
 import { gridPropagation, mergePatchBlocks } from './grid-propagation';
+import { convStem } from './conv-stem';
 import { generate, type GenerateOptions, type GeneratedSample } from './generate';
 import { countParameters, initialParameterValues, parameterSpecs } from './model-parameters';
 import { MASKED, prepareInputs, type ModelInputs, type ModelSequence } from './model-inputs';
@@ -283,6 +284,21 @@ export class VisionLanguageModel {
     if (!settings) return patches;
     const { channels, pool, pooling } = settings;
     const side = config.patchSize;
+    const kernel = settings.kernel ?? 1;
+    if (kernel > 1) {
+      // A convolution reads across patch borders: it runs on whole images, a slice of them at a time.
+      const grid = patchGrid(config);
+      const shape = { grid, patchSize: side, pool, kernel, pooling, sharpness: STEM_MAX_SHARPNESS };
+      const imagesAtOnce = Math.max(1, Math.floor(STEM_CHUNK_PATCHES / (grid * grid)));
+      const perChunk = imagesAtOnce * grid * grid;
+      return timePhase('image.stem', () => {
+        const run = (rows: tf.Tensor2D): tf.Tensor2D => convStem(rows, weight('image.stem.weight'), weight('image.stem.bias'), shape);
+        if (patches.shape[0] <= perChunk) return run(patches);
+        const parts: tf.Tensor2D[] = [];
+        for (let start = 0; start < patches.shape[0]; start += perChunk) parts.push(run(tf.slice(patches, [start, 0], [Math.min(perChunk, patches.shape[0] - start), -1])));
+        return tf.concat(parts, 0);
+      });
+    }
     const stem = (rows: tf.Tensor2D): tf.Tensor2D =>
       tf.tidy(() => {
         const count = rows.shape[0];

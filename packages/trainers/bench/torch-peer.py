@@ -115,6 +115,16 @@ def patch_features(patches):
     if not stem:
         return patches
     side, pool, channels, n = config["patchSize"], stem["pool"], stem["channels"], patches.shape[0]
+    kernel = stem.get("kernel", 1)
+    if kernel > 1:
+        # The convolutional stem (convStem): whole images, zero padding, the same pooling.
+        images, size, b = n // (grid * grid), grid * side, side // pool
+        image = patches.reshape(images, grid, grid, side, side, 3).permute(0, 5, 1, 3, 2, 4).reshape(images, 3, size, size)
+        weight = w["image.stem.weight"].reshape(kernel, kernel, 3, channels).permute(3, 2, 0, 1)
+        features = torch.relu(F.conv2d(image, weight, w["image.stem.bias"], padding=kernel // 2))
+        blocks = features.reshape(images, channels, size // pool, pool, size // pool, pool)
+        pooled = smooth_max(blocks, (3, 5), STEM_SHARPNESS) if stem["pooling"] == "max" else blocks.mean((3, 5))
+        return pooled.reshape(images, channels, grid, b, grid, b).permute(0, 2, 4, 3, 5, 1).reshape(n, -1)
     features = torch.relu(patches.reshape(-1, 3) @ w["image.stem.weight"] + w["image.stem.bias"])
     if pool == 1:
         return features.reshape(n, -1)
