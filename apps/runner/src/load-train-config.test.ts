@@ -138,9 +138,9 @@ describe('model config', () => {
     // The look-alikes search on top of the visual-search recipe: its env options and model switch merge into the recipe's.
     const search = await loadTrainConfig(fileURLToPath(new URL('../examples/visual-search-lookalikes.yaml', import.meta.url)), {}, 'visual-search');
     expect(search.env).toEqual({ id: 'saccade/VisualSearch-v1', options: { level: 'lookalikes', oracleDecoys: 2 }, maxTurns: 4 });
-    // Its 240 SFT steps (reading the look-alikes takes twice the recipe's 120), the decoy looks out of the loss, over the recipe's other SFT settings.
-    expect(search.sft).toMatchObject({ steps: 240, evalEvery: 60, maskMissedLooks: true, batchSize: 32, learningRate: 0.003, maxTokens: 96 });
-    expect(resolveModelConfig(search.model, tokenizer)).toMatchObject({ imageSize: 128, maxSequenceLength: 1024, vision: { stem: { channels: 16, pool: 4, pooling: 'max' }, pointer: true, readout: 'conv', pointerImage: 'first' } });
+    // Its 180 SFT steps, the decoy looks out of the loss, over the recipe's other SFT settings.
+    expect(search.sft).toMatchObject({ steps: 180, evalEvery: 60, maskMissedLooks: true, batchSize: 32, learningRate: 0.003, maxTokens: 96 });
+    expect(resolveModelConfig(search.model, tokenizer)).toMatchObject({ imageSize: 128, maxSequenceLength: 1024, vision: { stem: { channels: 16, pool: 4, pooling: 'max', kernel: 5 }, pointer: true, readout: 'conv', pointerImage: 'first' } });
   });
 
   test("a run's config.yaml in the flat form (runs made before the vision switches were grouped) gives the grouped recipe's model; a bad value names its field", async () => {

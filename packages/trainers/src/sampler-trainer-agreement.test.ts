@@ -14,11 +14,12 @@ beforeAll(async () => {
 
 // The model configs the shipped recipes train (apps/runner/recipes): the default run's is the small
 // preset; the visual-search recipes' add the pixel stem, the grid pointer and a readout ('conv' for
-// targets anywhere, 'pointer' for the grid-centred task).
+// targets anywhere, 'pointer' for the grid-centred task); the look-alikes example's, a convolutional stem.
 const CONFIGS: [string, ModelConfigOverrides][] = [
   ['the default run', {}],
   ['the visual-search recipe', { imageSize: 128, patchSize: 16, vision: { stem: { channels: 16, pool: 4, pooling: 'max' }, grid: null, pointer: true, readout: 'conv' } }],
   ['the look-alikes search (pointerImage first)', { imageSize: 128, patchSize: 16, vision: { stem: { channels: 16, pool: 4, pooling: 'max' }, grid: null, pointer: true, readout: 'conv', pointerImage: 'first' } }],
+  ['the look-alikes example (apps/runner/examples/visual-search-lookalikes.yaml: a 5 × 5 stem, inhibition of return)', { imageSize: 128, patchSize: 16, vision: { stem: { channels: 16, pool: 4, pooling: 'max', kernel: 5 }, grid: null, pointer: true, readout: 'conv', pointerImage: 'first', inhibitionOfReturn: true } }],
   ['the visual-search-grid recipe', { imageSize: 128, patchSize: 16, vision: { stem: { channels: 16, pool: 4, pooling: 'max' }, grid: null, pointer: true, readout: 'pointer' } }],
 ];
 
