@@ -222,8 +222,9 @@ describe('VisionLanguageModel', () => {
     fused.forEach((loss, step) => expect(Math.abs(loss - ops[step]!), `step ${step}: fused ${loss}, ops ${ops[step]}`).toBeLessThanOrEqual(1e-4));
   });
 
-  it('encodes a batch of images larger than the stem works on at once the same as each image alone', () => {
-    const model = VisionLanguageModel.create({ preset: 'tiny', seed: 7, config: { imageSize: 32, patchSize: 8, vision: { stem: { channels: 2, pool: 4 } } } });
+  it.each([1, 3])('encodes a batch of images larger than the stem works on at once the same as each image alone (kernel %i)', (kernel) => {
+    // A convolution's slices are whole images (256 of 16 patches); the per-pixel stem's, 4,096 patches.
+    const model = VisionLanguageModel.create({ preset: 'tiny', seed: 7, config: { imageSize: 32, patchSize: 8, vision: { stem: { channels: 2, pool: 4, kernel } } } });
     const images = Array.from({ length: 260 }, (_, index) => cellImage(32, index % 16, [240, 240, 240], [200, 20 + index, 20]));
     const encode = (batch: typeof images) =>
       tf.tidy(() => {

@@ -284,21 +284,6 @@ export class VisionLanguageModel {
     if (!settings) return patches;
     const { channels, pool, pooling } = settings;
     const side = config.patchSize;
-    const kernel = settings.kernel ?? 1;
-    if (kernel > 1) {
-      // A convolution reads across patch borders: it runs on whole images, a slice of them at a time.
-      const grid = patchGrid(config);
-      const shape = { grid, patchSize: side, pool, kernel, pooling, sharpness: STEM_MAX_SHARPNESS };
-      const imagesAtOnce = Math.max(1, Math.floor(STEM_CHUNK_PATCHES / (grid * grid)));
-      const perChunk = imagesAtOnce * grid * grid;
-      return timePhase('image.stem', () => {
-        const run = (rows: tf.Tensor2D): tf.Tensor2D => convStem(rows, weight('image.stem.weight'), weight('image.stem.bias'), shape);
-        if (patches.shape[0] <= perChunk) return run(patches);
-        const parts: tf.Tensor2D[] = [];
-        for (let start = 0; start < patches.shape[0]; start += perChunk) parts.push(run(tf.slice(patches, [start, 0], [Math.min(perChunk, patches.shape[0] - start), -1])));
-        return tf.concat(parts, 0);
-      });
-    }
     const stem = (rows: tf.Tensor2D): tf.Tensor2D =>
       tf.tidy(() => {
         const count = rows.shape[0];
@@ -315,14 +300,20 @@ export class VisionLanguageModel {
     const smoothMax = (rows: tf.Tensor2D): tf.Tensor2D =>
       smoothMaxStem(rows, weight('image.stem.weight'), weight('image.stem.bias'), { patchSize: side, pool, sharpness: STEM_MAX_SHARPNESS });
     // Per-pixel features are patchSize² times the patches' rows: an evaluation's batch of images
-    // at once would not fit the wasm heap, so they are made a slice at a time.
+    // at once would not fit the wasm heap, so they are made a slice at a time. A convolution reads
+    // across patch borders, so its slices are whole images.
+    const kernel = settings.kernel ?? 1;
+    const grid = patchGrid(config);
+    const convolution = (rows: tf.Tensor2D): tf.Tensor2D =>
+      convStem(rows, weight('image.stem.weight'), weight('image.stem.bias'), { grid, patchSize: side, pool, kernel, pooling, sharpness: STEM_MAX_SHARPNESS });
+    const run = kernel > 1 ? convolution : pooling === 'max' && pool > 1 ? smoothMax : stem;
+    const slice = kernel > 1 ? Math.max(1, Math.floor(STEM_CHUNK_PATCHES / (grid * grid))) * grid * grid : STEM_CHUNK_PATCHES;
     const total = patches.shape[0];
-    const run = pooling === 'max' && pool > 1 ? smoothMax : stem;
     return timePhase('image.stem', () => {
-      if (total <= STEM_CHUNK_PATCHES) return run(patches);
+      if (total <= slice) return run(patches);
       const parts: tf.Tensor2D[] = [];
-      for (let start = 0; start < total; start += STEM_CHUNK_PATCHES) {
-        parts.push(run(tf.slice(patches, [start, 0], [Math.min(STEM_CHUNK_PATCHES, total - start), -1])));
+      for (let start = 0; start < total; start += slice) {
+        parts.push(run(tf.slice(patches, [start, 0], [Math.min(slice, total - start), -1])));
       }
       return tf.concat(parts, 0);
     });
