@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { stableLogSumExp } from '@saccade/tensor';
+import { smoothMaximum } from '@saccade/tensor';
 
 /** The convolutional stem's shape (vision.stem with kernel > 1, and the image's patch grid). */
 export interface ConvStemShape {
@@ -40,7 +40,7 @@ export function convStem(patches: tf.Tensor2D, weight: tf.Tensor, bias: tf.Tenso
     const grouped = tf.reshape(features, [images, blocks, pool, blocks, pool, channels]);
     const pooled =
       pooling === 'max' && pool > 1
-        ? tf.div(tf.sub(stableLogSumExp(tf.mul(grouped, sharpness), [2, 4]), Math.log(pool * pool)), sharpness)
+        ? smoothMaximum(grouped, [2, 4], sharpness)
         : tf.reshape(tf.mean(grouped, [2, 4]), [images, blocks, blocks, channels]);
     const perPatch = patch / pool;
     return tf.reshape(tf.transpose(tf.reshape(pooled, [images, grid, perPatch, grid, perPatch, channels]), [0, 1, 3, 2, 4, 5]), [images * perImage, perPatch * perPatch * channels]) as tf.Tensor2D;

@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { stableLogSumExp } from '@saccade/tensor';
+import { smoothMaximum, stableLogSumExp } from '@saccade/tensor';
 import type { PointerInputs } from './grid-pointer';
 import { patchGrid, type ModelConfig } from './model-config';
 import { gelu, linear, type WeightLookup } from './transformer-layers';
@@ -29,10 +29,9 @@ export function readoutValueWidth(config: ModelConfig): number {
   return config.vision.readout === 'conv' ? READOUT_CONV_CHANNELS : config.modelDimension;
 }
 
-/** (1/β)·log mean exp(β·v) over `axis` (its gradient the softmax weights, without tfjs's autodiff through the max). */
+/** The readouts' smooth maximum over `axis`: (1/β)·log mean exp(β·v), β = READOUT_SHARPNESS. */
 function smoothMax(values: tf.Tensor, axis: number): tf.Tensor {
-  const count = values.shape[axis]!;
-  return tf.div(tf.sub(stableLogSumExp(tf.mul(values, READOUT_SHARPNESS), axis), Math.log(count)), READOUT_SHARPNESS);
+  return smoothMaximum(values, axis, READOUT_SHARPNESS);
 }
 
 /**

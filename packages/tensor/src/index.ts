@@ -11,7 +11,7 @@ export { gatherLogProbs } from './gather-log-probs.js';
 export { entropyFromLogits } from './entropy-from-logits.js';
 export { gelu, geluElementwise } from './gelu.js';
 export { layerNorm, layerNormOps } from './layer-norm.js';
-export { expShiftedByMax, stableLogSumExp } from './max-shift.js';
+export { expShiftedByMax, smoothMaximum, stableLogSumExp } from './max-shift.js';
 export { smoothMaxStem, smoothMaxStemOps, type SmoothMaxStemOptions } from './smooth-max-stem.js';
 export { fusedAttention, fusedAttentionOps, type FusedAttentionShape } from './fused-attention.js';
 export { decodeAttention, decodeAttentionOps, type DecodeAttentionOptions, type DecodeAttentionResult, type KvCacheLayer } from './decode-attention.js';

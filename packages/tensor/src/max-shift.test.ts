@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectClose, expectNoLeak, initWasm, kernelNames, largestMagnitude, randomTensor } from '../test/compare-backends.js';
-import { expShiftedByMax, stableLogSumExp, tf } from './index.js';
+import { expShiftedByMax, smoothMaximum, stableLogSumExp, tf } from './index.js';
 
 beforeAll(initWasm);
 
@@ -217,5 +217,22 @@ describe('expShiftedByMax', () => {
     const value = expShiftedByMax(given.scores, -1);
     expect(tf.memory().numTensors).toBe(before + 1);
     tf.dispose([...Object.values(given), value]);
+  });
+});
+
+describe('smoothMaximum', () => {
+  it('is (1/β)·log mean exp(β·x) over the axes: between the max and the max less log(n)/β, and the max as β grows', () => {
+    const x = tf.tensor3d([1, 2, 0.5, -1, 3, 2.5, 0, 0, 0, 0, 0, 0], [2, 2, 3]);
+    const pooled = smoothMaximum<tf.Tensor>(x, [1, 2], 30);
+    expect(pooled.shape).toEqual([2]);
+    const rows = [[1, 2, 0.5, -1, 3, 2.5], [0, 0, 0, 0, 0, 0]];
+    const expected = rows.map((row) => Math.log(row.reduce((sum, value) => sum + Math.exp(30 * value), 0) / row.length) / 30);
+    expectClose(pooled.dataSync(), expected, 0, 1e-6);
+    // A flat row pools to itself; the first row is within log(6)/30 of its max, 3.
+    expect(pooled.dataSync()[1]).toBeCloseTo(0, 6);
+    expect(pooled.dataSync()[0]).toBeGreaterThan(3 - Math.log(6) / 30 - 1e-6);
+    expect(pooled.dataSync()[0]).toBeLessThan(3);
+    expect(smoothMaximum<tf.Tensor>(x, [1, 2], 1000).dataSync()[0]).toBeCloseTo(3, 2);
+    tf.dispose([x, pooled]);
   });
 });

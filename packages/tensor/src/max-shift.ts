@@ -59,3 +59,14 @@ export function stableLogSumExp<T extends tf.Tensor>(x: tf.Tensor, axis: number 
   }) as (input: tf.Tensor) => tf.Tensor;
   return logSumExp(x) as T;
 }
+
+/**
+ * A smooth maximum over `axes`, (1/β)·log mean exp(β·x): its gradient goes to the elements that lit
+ * it, where a hard max's goes to every tied element of a flat region. Through stableLogSumExp, so
+ * the max it subtracts is not differentiated.
+ */
+export function smoothMaximum<T extends tf.Tensor>(x: tf.Tensor, axes: number | number[], sharpness: number): T {
+  const reduced = tf.util.parseAxisParam(axes, x.shape);
+  const count = reduced.reduce((product, axis) => product * x.shape[axis]!, 1);
+  return tf.div(tf.sub(stableLogSumExp(tf.mul(x, sharpness), reduced), Math.log(count)), sharpness) as T;
+}
