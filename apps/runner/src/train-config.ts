@@ -1,6 +1,7 @@
 import { resolveModelConfig, Tokenizer, type CreateModelOptions } from '@saccade/models';
 import { InvalidArgumentError } from '@saccade/spec';
 import { z } from 'zod';
+import { lookingOracleSchema } from './looking-oracle-schema.js';
 
 const seedRangeSchema = z.object({ start: z.number().int().nonnegative(), count: z.number().int().positive() }).strict();
 
@@ -94,13 +95,8 @@ export const trainConfigSchema = z
      * first held the task's target. GRPO sees them with `grpo.score: return`.
      */
     toolRewards: z.object({ invalidCall: z.number().finite().optional(), toolBonus: z.number().finite().optional(), targetHit: z.number().finite().optional() }).strict().default({}),
-    /**
-     * When the looking oracle (the SFT demonstrations' calls) counts a target as seen:
-     * `minTargetPixels`, the least size (px across, in the tool's result image) a look must show it
-     * at, else the oracle looks again, closer (a point crop with `frame: latest`). Default: a look
-     * that holds the target is enough.
-     */
-    lookingOracle: z.object({ minTargetPixels: z.number().finite().nonnegative().optional() }).strict().default({}),
+    /** When the looking oracle of SFT's demonstrations counts a target as seen (lookingOracleSchema). */
+    lookingOracle: lookingOracleSchema.default({}),
     /** SFT files whose chats SFT trains on, beside or instead of the oracle's: `saccade data generate` output, LLaMA-Factory ShareGPT or alpaca, LLaVA, OpenAI chat (docs/training.md). */
     sftFiles: z.array(z.string()).default([]),
     /** Skip records of the SFT files that cannot be read (counted) instead of refusing the run. */

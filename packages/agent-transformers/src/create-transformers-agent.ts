@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { applyHistoryWindow, untilAborted } from '@saccade/core';
-import { decodeImage, imageSize, resize } from '@saccade/image';
+import { decodeImage, recordedImageSize, resize } from '@saccade/image';
 import type * as TransformersModule from '@huggingface/transformers';
 import { InvalidArgumentError, InvalidStateError, type Agent, type AgentActOptions, type AgentFinishReason, type AgentOutput, type AgentResponse, type ImageData, type Message } from '@saccade/spec';
 import { ModelFolderError } from './errors/model-folder-error';
@@ -200,7 +200,7 @@ async function load(transformers: Transformers, folder: ModelFolder, settings: T
 async function toRawImage(transformers: Transformers, image: ImageData, maxPixels: number): Promise<InstanceType<Transformers['RawImage']>> {
   let source: ImageData = image;
   if (maxPixels !== Infinity) {
-    const size = image.width !== undefined && image.height !== undefined ? { width: image.width, height: image.height } : await imageSize(image);
+    const size = await recordedImageSize(image);
     const pixels = size.width * size.height;
     if (pixels > maxPixels) {
       const scale = Math.sqrt(maxPixels / pixels);

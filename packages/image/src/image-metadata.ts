@@ -1,4 +1,4 @@
-import type { ImageMediaType, ImageSource, ReadOptions } from './encoded-image.js';
+import type { EncodedImage, ImageMediaType, ImageSource, ReadOptions } from './encoded-image.js';
 import { openImage } from './open-image.js';
 
 /**
@@ -34,4 +34,12 @@ export async function imageSize(
 ): Promise<{ width: number; height: number }> {
   const { width, height } = await openImage(source, options);
   return { width, height };
+}
+
+/**
+ * An encoded image's size: the width and height it records (spec's ImageData carries them when its
+ * producer knew them), else read from its header. A recorded size is trusted as it is.
+ */
+export async function recordedImageSize(image: EncodedImage, options: ReadOptions = {}): Promise<{ width: number; height: number }> {
+  return image.width !== undefined && image.height !== undefined ? { width: image.width, height: image.height } : await imageSize(image, options);
 }

@@ -17,7 +17,7 @@ export { fromDataUrl, toDataUrl } from './data-url.js';
 export { loadImage, type LoadImageOptions } from './load-image.js';
 export { decodeImage, type DecodeImageOptions } from './decode-image.js';
 export { encodeImage, encodeJpeg, encodePng, encodeWebp } from './encode-image.js';
-export { imageMetadata, imageSize, type ImageMetadata } from './image-metadata.js';
+export { imageMetadata, imageSize, recordedImageSize, type ImageMetadata } from './image-metadata.js';
 export { clipBox, type Box } from './clip-box.js';
 export { connectedComponents, type ConnectedComponent } from './connected-components.js';
 export { crop, type CropOptions } from './crop.js';

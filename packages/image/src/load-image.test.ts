@@ -8,7 +8,7 @@ import { toDataUrl } from './data-url.js';
 import { decodeImage } from './decode-image.js';
 import { encodeJpeg, encodePng, encodeWebp } from './encode-image.js';
 import type { EncodedImage } from './encoded-image.js';
-import { imageMetadata, imageSize } from './image-metadata.js';
+import { imageMetadata, imageSize, recordedImageSize } from './image-metadata.js';
 import { InvalidImageError, type InvalidImageReason } from './invalid-image-error.js';
 import { loadImage } from './load-image.js';
 import { makeCoordinateImage, pixelAt } from './make-test-image.js';
@@ -48,6 +48,13 @@ describe('loadImage', () => {
   it('reports size and metadata from the header', async () => {
     expect(await imageSize(png)).toEqual({ width: 64, height: 48 });
     expect(await imageMetadata(jpeg)).toMatchObject({ width: 64, height: 48, channels: 3, hasAlpha: false, mediaType: 'image/jpeg', format: 'jpeg' });
+  });
+
+  it('takes an encoded image\'s recorded size, else its header\'s', async () => {
+    // A recorded size is the producer's word and is not checked against the bytes.
+    expect(await recordedImageSize({ data: png.data, mediaType: 'image/png', width: 32, height: 24 })).toEqual({ width: 32, height: 24 });
+    expect(await recordedImageSize({ data: png.data, mediaType: 'image/png' })).toEqual({ width: 64, height: 48 });
+    expect(await recordedImageSize({ data: png.data, mediaType: 'image/png', width: 32 })).toEqual({ width: 64, height: 48 });
   });
 });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lookingOracleSchema } from '../looking-oracle-schema.js';
 
 /**
  * `saccade eval`'s resolved configuration, written to the run folder's config.yaml and read back
@@ -44,7 +45,7 @@ export const evalConfigSchema = z
     /** Settings of configurable tools by name (--tool-options): a model file, a server's URL; keys are read from env vars at run time. */
     toolOptions: z.record(z.string(), z.record(z.string(), z.unknown())).default({}),
     /** When the oracle agent's looks count a target as seen (a training run's `lookingOracle`, taken by --env-from). */
-    lookingOracle: z.object({ minTargetPixels: z.number().finite().nonnegative().optional() }).strict().optional(),
+    lookingOracle: lookingOracleSchema.optional(),
     outputFolder: z.string().default('runs'),
     /** Plug-in packages the eval loaded (package names or folders), loaded again by --resume. */
     plugins: z.array(z.string()).default([]),

@@ -1,4 +1,4 @@
-import { imageSize, resize, toDataUrl } from '@saccade/image';
+import { recordedImageSize, resize, toDataUrl } from '@saccade/image';
 import type { ImageData, Message } from '@saccade/spec';
 
 /** A content part as OpenAI-compatible servers take it. */
@@ -35,7 +35,7 @@ export class ImageUrlEncoder {
   async #encode(image: ImageData): Promise<string> {
     if (this.#maxPixels === Infinity) return toDataUrl(image);
     const size =
-      image.width !== undefined && image.height !== undefined ? { width: image.width, height: image.height } : await imageSize(image);
+      await recordedImageSize(image);
     const pixels = size.width * size.height;
     if (pixels <= this.#maxPixels) return toDataUrl(image);
     const scale = Math.sqrt(this.#maxPixels / pixels);

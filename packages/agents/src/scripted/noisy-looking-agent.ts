@@ -1,5 +1,5 @@
 import { createRng, findActionSpace, formatAnswer, messageText, sampleAnswer } from '@saccade/core';
-import { imageSize } from '@saccade/image';
+import { recordedImageSize } from '@saccade/image';
 import { InvalidArgumentError, InvalidStateError, type Agent, type AgentActOptions, type AgentResponse, type Env, type ImageData, type Message, type Tool } from '@saccade/spec';
 import { OracleNotFoundError } from '../errors/oracle-not-found-error';
 import { envChain, findOracle } from './oracle-agent';
@@ -84,7 +84,7 @@ export function createNoisyLookingAgent({ env, hitProbability = 0.25, accuracyWh
     if (tool?.lookAt === undefined || image === undefined) {
       throw new InvalidStateError({ operation: `${id}: act()`, expected: `the tool "${parsed.name}" with lookAt and the chat's first image`, actual: tool === undefined ? 'no such tool' : 'a chat without an image' });
     }
-    const { width, height } = image.width !== undefined && image.height !== undefined ? { width: image.width, height: image.height } : await imageSize(image);
+    const { width, height } = await recordedImageSize(image);
     const [x, y] = [rng.int(0, width - 1), rng.int(0, height - 1)];
     const args = await tool.lookAt([x, y, x + 1, y + 1], { images: [image] });
     return `${call.slice(0, open)}<tool_call>${JSON.stringify({ name: parsed.name, arguments: args })}</tool_call>${call.slice(close + '</tool_call>'.length)}`;

@@ -1,5 +1,5 @@
 import { oracleAnswer, targetBoxOf, type BoundingBox, type ImageSize, type VisionQATask } from '@saccade/core';
-import { contentHash, imageSize, loadImage } from '@saccade/image';
+import { contentHash, loadImage, recordedImageSize } from '@saccade/image';
 import { InvalidArgumentError, type ImageData, type Message } from '@saccade/spec';
 
 /** What a scripted agent knows of a task: where the answer lies and what to answer. */
@@ -63,7 +63,7 @@ export class TaskLookup {
     const source = task.images[0];
     if (source === undefined) throw new InvalidArgumentError({ argument: 'task.images', expected: 'a task with an image', value: task.id });
     const image: ImageData = typeof source === 'string' ? await loadImage(source) : source;
-    const size = image.width !== undefined && image.height !== undefined ? { width: image.width, height: image.height } : await imageSize(image);
+    const size = await recordedImageSize(image);
     const truth = groundTruthOf(task, size);
     if (truth !== undefined) this.#entries.set(contentHash(image.data), truth);
     return truth;

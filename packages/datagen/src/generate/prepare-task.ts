@@ -12,7 +12,7 @@ import {
   type PointCropPresetName,
   type VisionQATask,
 } from '@saccade/core';
-import { imageSize, loadImage } from '@saccade/image';
+import { loadImage, recordedImageSize } from '@saccade/image';
 import { InvalidArgumentError, type ImageData, type Message } from '@saccade/spec';
 
 /** A task ready to search: its image loaded, its checker and its crop settings picked. */
@@ -39,7 +39,7 @@ export async function prepareTask(task: VisionQATask, { preset = 'auto', crop = 
   const source = task.images[0];
   if (source === undefined) throw new InvalidArgumentError({ argument: `task ${task.id}`, expected: 'a task with an image', value: task.images });
   const image: ImageData = typeof source === 'string' ? await loadImage(source) : source;
-  const size = image.width !== undefined && image.height !== undefined ? { width: image.width, height: image.height } : await imageSize(image);
+  const size = await recordedImageSize(image);
   const chosen = preset === 'auto' ? presetForTask(task) : preset;
   return {
     task,

@@ -1,8 +1,8 @@
-import { crop } from '@saccade/image';
+import { crop, recordedImageSize } from '@saccade/image';
 import { defineTool } from '@saccade/core';
 import type { ImageData, Tool } from '@saccade/spec';
 import { z } from 'zod';
-import { formatNumber, imageSizeOf } from './seen-size';
+import { formatNumber } from './seen-size';
 
 /** The crop names verl-tool's pixel-reasoner server answers to; all three crop the same way. */
 export const PIXEL_REASONER_CROP_NAMES = ['crop_image', 'zoom_in', 'crop_image_normalized'] as const;
@@ -52,7 +52,7 @@ export function createPixelReasonerCropTool({ name = 'crop_image', padding = 0.1
     inputSchema: cropInput,
     async execute({ bbox_2d, target_image }, { images }) {
       const image = targetImage(images, target_image, 'target_image');
-      const { width, height } = await imageSizeOf(image);
+      const { width, height } = await recordedImageSize(image);
       const padX = Math.min(padding, 600 / width);
       const padY = Math.min(padding, 600 / height);
       const [x1, y1, x2, y2] = bbox_2d as [number, number, number, number];
@@ -88,7 +88,7 @@ export function createSelectFramesTool({ name = 'select_frames' }: { name?: stri
     async execute({ target_frames }, { images }) {
       const frames = target_frames.map((frame) => targetImage(images, frame, 'target_frames'));
       const first = frames[0]!;
-      const { width, height } = await imageSizeOf(first);
+      const { width, height } = await recordedImageSize(first);
       return { text: `Here are the selected frames. (Frame Size: ${width}x${height}, Numbered 1 to ${frames.length}):`, images: frames };
     },
   });

@@ -1,8 +1,8 @@
-import { clipBox, crop, drawPoints } from '@saccade/image';
+import { clipBox, crop, drawPoints, recordedImageSize } from '@saccade/image';
 import { defineTool } from '@saccade/core';
 import { InvalidArgumentError, type ImageBox, type ImageData, type Tool } from '@saccade/spec';
 import { z } from 'zod';
-import { checkSeenSize, formatNumber, imageSizeOf, originalImage, type SeenSize, type Size } from './seen-size';
+import { checkSeenSize, formatNumber, originalImage, type SeenSize, type Size } from './seen-size';
 
 /** Settings of {@link createPointCropTool}; the defaults are ViGoRL's on V*. */
 export interface PointCropToolSettings {
@@ -108,7 +108,7 @@ export function createPointCropTool({ name = 'search_coordinate', offset = 182, 
     const last = images.length - 1;
     const region = frame === 'latest' && last > 0 ? regions?.[last] : undefined;
     const [x1, y1, x2, y2] = region ?? [0, 0, size.width, size.height];
-    const shown = region === undefined ? size : await imageSizeOf(images[last]!);
+    const shown = region === undefined ? size : await recordedImageSize(images[last]!);
     const seen = typeof seenSize === 'function' ? seenSize(shown) : (seenSize ?? shown);
     return { x1, y1, x2, y2, scaleX: (x2 - x1) / seen.width, scaleY: (y2 - y1) / seen.height, columns: Math.round(seen.width), rows: Math.round(seen.height) };
   }

@@ -1,4 +1,4 @@
-import { imageSize } from '@saccade/image';
+import { recordedImageSize } from '@saccade/image';
 import { InvalidArgumentError, type ImageData } from '@saccade/spec';
 
 /** An image's width and height in pixels. */
@@ -24,16 +24,12 @@ export function checkSeenSize(seenSize: unknown): SeenSize | undefined {
   throw new InvalidArgumentError({ argument: 'seenSize', expected: 'a function of the original size, or {width, height} in pixels', value: seenSize });
 }
 
-/** An image's size: the one it records, else read from its header. */
-export async function imageSizeOf(image: ImageData): Promise<Size> {
-  return image.width !== undefined && image.height !== undefined ? { width: image.width, height: image.height } : await imageSize(image);
-}
 
 /** The first image of the episode (the env's original) and the factor from seen to original pixels. */
 export async function originalImage(images: readonly ImageData[], seenSize: SeenSize | undefined): Promise<{ image: ImageData; size: Size; scaleX: number; scaleY: number }> {
   const image = images[0];
   if (image === undefined) throw new Error('expected an image in the episode to work on, but the episode has none');
-  const size = await imageSizeOf(image);
+  const size = await recordedImageSize(image);
   const seen = typeof seenSize === 'function' ? seenSize(size) : (seenSize ?? size);
   return { image, size, scaleX: size.width / seen.width, scaleY: size.height / seen.height };
 }
