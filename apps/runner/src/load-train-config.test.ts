@@ -143,14 +143,14 @@ describe('model config', () => {
     expect(resolveModelConfig(search.model, tokenizer)).toMatchObject({ imageSize: 128, maxSequenceLength: 1024, vision: { stem: { channels: 16, pool: 4, pooling: 'max', kernel: 5 }, pointer: true, readout: 'conv', pointerImage: 'first' } });
   });
 
-  test('the GRPO example: the recipe stopped at 60 SFT steps, then 84 GRPO steps with the grounding reward, the invalid-call cost and SFT\'s Adam', async () => {
+  test('the GRPO example: the recipe stopped at 60 SFT steps, then 240 GRPO steps with the grounding reward, the invalid-call cost and SFT\'s Adam', async () => {
     const grpo = await loadTrainConfig(fileURLToPath(new URL('../examples/visual-search-grpo.yaml', import.meta.url)), {}, 'visual-search');
     expect(grpo.env).toEqual({ id: 'saccade/VisualSearch-v1', options: { level: 'anywhere' }, maxTurns: 4 });
     expect(grpo.algorithm).toBe('grpo');
     expect(grpo.sft).toMatchObject({ steps: 60, evalEvery: 40, batchSize: 32, learningRate: 0.003 });
     expect(grpo.toolRewards).toEqual({ targetHit: 0.5, invalidCall: -0.5 });
     expect(grpo.grpo).toMatchObject({
-      steps: 84, evalEvery: 10, advantageEstimator: 'grpo', promptsPerStep: 8, groupSize: 8, maxTokens: 96,
+      steps: 240, evalEvery: 10, advantageEstimator: 'grpo', promptsPerStep: 8, groupSize: 8, maxTokens: 96,
       temperature: 0.7, learningRate: 0.0003, optimizerState: 'sft', score: 'return', maskUngroundedAnswers: true,
     });
   });
