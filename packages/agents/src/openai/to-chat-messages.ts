@@ -34,8 +34,7 @@ export class ImageUrlEncoder {
 
   async #encode(image: ImageData): Promise<string> {
     if (this.#maxPixels === Infinity) return toDataUrl(image);
-    const size =
-      await recordedImageSize(image);
+    const size = await recordedImageSize(image);
     const pixels = size.width * size.height;
     if (pixels <= this.#maxPixels) return toDataUrl(image);
     const scale = Math.sqrt(this.#maxPixels / pixels);

@@ -24,7 +24,6 @@ export function checkSeenSize(seenSize: unknown): SeenSize | undefined {
   throw new InvalidArgumentError({ argument: 'seenSize', expected: 'a function of the original size, or {width, height} in pixels', value: seenSize });
 }
 
-
 /** The first image of the episode (the env's original) and the factor from seen to original pixels. */
 export async function originalImage(images: readonly ImageData[], seenSize: SeenSize | undefined): Promise<{ image: ImageData; size: Size; scaleX: number; scaleY: number }> {
   const image = images[0];

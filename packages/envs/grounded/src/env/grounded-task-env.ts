@@ -16,7 +16,7 @@ import {
   type TaskSource,
   type VisionQATask,
 } from '@saccade/core';
-import { imageSize, loadImage } from '@saccade/image';
+import { loadImage, recordedImageSize } from '@saccade/image';
 import { InvalidStateError, type Env, type EnvInfo, type EnvResetOptions, type ImageData, type ResetResult, type StepResult } from '@saccade/spec';
 
 /** What the grounded task env serves: the tasks, the mode, the crop preset and the budget it announces. */
@@ -86,7 +86,7 @@ export class GroundedTaskEnv implements Env {
   async reset({ seed, options }: EnvResetOptions = {}): Promise<ResetResult> {
     const { task, index, seed: episodeSeed } = await drawTask(this.source, { ...(seed === undefined ? {} : { seed }), taskIndex: options?.taskIndex });
     const image = await this.#loadImage(task, index);
-    const dimensions = image.width !== undefined && image.height !== undefined ? { width: image.width, height: image.height } : await imageSize(image);
+    const dimensions = await recordedImageSize(image);
     const preset = this.#options.preset === 'auto' ? presetForTask(task) : this.#options.preset;
     const crop = resolveCropSettings(preset, this.#options.crop);
     this.#episode = { task, index, seed: episodeSeed, image, size: dimensions, crop };
