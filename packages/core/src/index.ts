@@ -48,6 +48,8 @@ export {
   singleTurnSystemPrompt,
 } from './grounding/grounded-prompts';
 export { vigorlCropBudget, VIGORL_TOOL_FORMAT } from './grounding/vigorl-tool-format';
+export { checkPointFrame, frameSize, pointInFrame, pointToOriginal } from './grounding/point-frame';
+export type { PointFrame } from './grounding/point-frame';
 
 // Seeded random numbers.
 export { createRng } from './random/create-rng';

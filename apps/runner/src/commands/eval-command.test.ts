@@ -147,6 +147,7 @@ describe('saccade eval', () => {
     [['--env', 'saccade/FrozenLake-v1', '--agent', 'transformers'], 'needs --model-path'],
     [['--env', 'saccade/FrozenLake-v1', '--agent', 'transformers', '--model-path', '/nowhere/SmolVLM'], '/nowhere/SmolVLM'],
     [['--env', 'saccade/FrozenLake-v1', '--agent', 'oracle', '--tools', 'telescope'], 'telescope'],
+    [['--env', 'saccade/GroundedVisualSearch-v1', '--agent', 'oracle', '--tools', 'search_coordinate,image_zoom_in_tool'], 'saccade/GroundedVisualSearch-v1 calls search_coordinate in its own tool loop'],
   ])('%j is a usage error that says what to fix', async (args, message) => {
     const output = capture();
     const { exitCode } = await runCli(['eval', ...args, '--out', scratch], output);

@@ -6,6 +6,7 @@ import { EnvNotFoundError, SaccadeError, type RunEvent } from '@saccade/spec';
 import { Command } from 'commander';
 import { parseToolOptions, registerBuiltinTools } from '../builtin-tools';
 import { ConfigError } from '../config-error';
+import { envToolsConflict } from '../env-factory';
 import { loadPlugins, requestedPlugins } from '../plugins';
 import { createEvalAgent, type EvalAgent } from '../eval/eval-agent';
 import type { EvalConfig } from '../eval/eval-config';
@@ -94,6 +95,8 @@ export function evalCommand(output: Output, setExitCode: (code: number) => void)
       let agent: EvalAgent;
       let closeTools = async (): Promise<void> => {};
       try {
+        const conflict = envToolsConflict(config.env.id, config.tools);
+        if (conflict !== undefined) return usage(conflict);
         if (config.tools.length > 0) closeTools = (await registerBuiltinTools(config.toolOptions ?? {})).close;
         agent = await createEvalAgent(config);
         await checkSetup(config, agent);

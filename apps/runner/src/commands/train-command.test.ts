@@ -44,6 +44,7 @@ describe('saccade train', () => {
     [['--env', 'saccade/Nope-v1'], 'No env is registered with id "saccade/Nope-v1"'],
     [['--env-options', '[1]'], '--env-options'],
     [['--tools', 'no_such_tool', '--name', 'tools'], '--tools: no tool is named no_such_tool'],
+    [['--env', 'saccade/GroundedVisualSearch-v1', '--tools', 'search_coordinate', '--name', 'twice'], 'tools: saccade/GroundedVisualSearch-v1 calls search_coordinate in its own tool loop'],
     [['--recipe', 'nope'], 'no recipe is named "nope"; expected one of: frozenlake, visual-search'],
     [['--tool-options', '[]'], 'Invalid configuration in --tool-options'],
     [['--recipe', 'visual-search', '--tool-options', '{"search_coordinate": {"offset": -1}}', '--name', 'offset'], 'search_coordinate: Invalid argument offset: expected a positive integer (pixels)'],

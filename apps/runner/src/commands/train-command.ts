@@ -6,6 +6,7 @@ import { listTools, makeEnv } from '@saccade/core';
 import { GroundingFileError, sftDemonstrations, type SftDemonstrations } from '@saccade/datagen';
 import { parseToolOptions, registerBuiltinTools } from '../builtin-tools';
 import { ConfigError } from '../config-error';
+import { envToolsConflict } from '../env-factory';
 import { loadPlugins, requestedPlugins } from '../plugins';
 import { EXIT_CANCELLED, EXIT_SUCCESS, EXIT_USAGE } from '../exit-codes';
 import { listRecipes, loadTrainConfig, mergeDeep } from '../load-train-config';
@@ -193,6 +194,12 @@ export function trainCommand(output: Output, setExitCode: (code: number) => void
       }
 
       // The tools the policy may call, registered as `saccade eval` does; a name none registers is a usage error.
+      const conflict = envToolsConflict(config.env.id, config.tools);
+      if (conflict !== undefined) {
+        output.error(conflict);
+        setExitCode(EXIT_USAGE);
+        return;
+      }
       let closeTools = async (): Promise<void> => {};
       if (config.tools.length > 0) {
         let builtin: Awaited<ReturnType<typeof registerBuiltinTools>>;

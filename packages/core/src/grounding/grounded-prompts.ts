@@ -1,6 +1,7 @@
 import { choiceLetter } from '../checkers/choices';
 import type { VisionQATask } from '../tasks/vision-qa-task';
 import { IMAGE_PLACEHOLDER } from '@saccade/spec';
+import type { PointFrame } from './point-frame';
 
 /** ViGoRL's backtracking sentence between a wrong attempt and a right one in linearised chains. */
 export const BACKTRACK_MESSAGE = "Wait, this seems off. Let's try something else.";
@@ -27,22 +28,29 @@ export function groundedTaskPrompt(task: Pick<VisionQATask, 'question' | 'choice
   return lines.join('\n');
 }
 
+/** What a point's numbers are, in the frame the model writes points in (ViGoRL's: pixels of the original). */
+function pointUnits({ seenSize, cells }: PointFrame, image: string): string {
+  if (seenSize === undefined) return `integer pixels of ${image}`;
+  const size = `${seenSize.width} × ${seenSize.height}`;
+  return cells === true ? `a cell (column, row) of the ${size} grid over ${image}, counted from 0` : `integer pixels of ${image} as you see it, ${size}`;
+}
+
 /** Single-turn grounded reasoning (ViGoRL): one step per line, each anchored to a point, then the answer. */
-export function singleTurnSystemPrompt(): string {
+export function singleTurnSystemPrompt({ frame = {} }: { frame?: PointFrame } = {}): string {
   return [
     'You answer questions about an image by reasoning in steps that each look at one place in the image.',
-    'Write your steps inside <think>…</think>, one step per line, and name the place each step looks at as a point (x, y) in pixels of the image (x to the right, y down from the top-left corner).',
+    `Write your steps inside <think>…</think>, one step per line, and name the place each step looks at as a point (x, y) in ${pointUnits(frame, 'the image')} (x to the right, y down from the top-left corner).`,
     'Then give only your final answer inside <answer>…</answer>.',
   ].join('\n');
 }
 
 /** Multi-turn grounded search (ViGoRL): think about one region, then crop around a point or answer. */
-export function multiTurnSystemPrompt({ maxCrops, toolName = 'search_coordinate' }: { maxCrops: number; toolName?: string }): string {
+export function multiTurnSystemPrompt({ maxCrops, toolName = 'search_coordinate', frame = {} }: { maxCrops: number; toolName?: string; frame?: PointFrame }): string {
   return [
     'You answer questions about an image by looking closer at one region at a time.',
     'In each turn, first think about one region of the image inside <think>…</think>. Then either ask for a closer look with',
     `<tool_call>\n{"name": "${toolName}", "arguments": {"coordinate": [x, y]}}\n</tool_call>`,
-    'where (x, y) are integer pixels of the original image, and you receive the crop around that point; or, once you are sure, give only your final answer inside <answer>…</answer>.',
+    `where (x, y) are ${pointUnits(frame, 'the original image')}, and you receive the crop around that point; or, once you are sure, give only your final answer inside <answer>…</answer>.`,
     `You may look closer at most ${maxCrops} time${maxCrops === 1 ? '' : 's'}; never look at the same point twice.`,
   ].join('\n');
 }

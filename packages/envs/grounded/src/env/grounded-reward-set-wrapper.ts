@@ -1,4 +1,4 @@
-import { callPoint, EnvWrapper, type Point, type ToolCallRecord } from '@saccade/core';
+import { callPoint, EnvWrapper, frameSize, pointToOriginal, type Point, type PointFrame, type ToolCallRecord } from '@saccade/core';
 import { IMAGE_PLACEHOLDER, InvalidStateError, quoteModelText, type Env, type EnvInfo, type EnvResetOptions, type ResetResult, type StepResult } from '@saccade/spec';
 import { scoreGroundedEpisode, type GroundedReward, type GroundedRewardSetName } from '../rewards/grounded-reward-sets';
 import type { GroundedTaskEnv } from './grounded-task-env';
@@ -10,6 +10,14 @@ export interface GroundedRewardSetWrapperOptions {
   rewardSet: GroundedRewardSetName;
   maxCrops: number;
   maxTurns: number;
+  /** The frame the model writes points in: `<think>` points are checked on it, crops scored in pixels of the original. */
+  frame?: PointFrame;
+}
+
+/** ToolUseWrapper's `target_hit` metric (a crop held the task's target), when the step has it. */
+function targetHit(metrics: unknown): { target_hit?: boolean } {
+  const hit = (metrics as Record<string, unknown> | undefined)?.['target_hit'];
+  return typeof hit === 'boolean' ? { target_hit: hit } : {};
 }
 
 const isRecordArray = (value: unknown): value is ToolCallRecord[] => Array.isArray(value) && value.every((entry) => typeof entry === 'object' && entry !== null);
@@ -64,7 +72,7 @@ export class GroundedRewardSetWrapper extends EnvWrapper {
       ...result.info,
       ...this.#options.task.taskInfo(),
       rewardTerms: {},
-      metrics: { action_is_valid: valid, crops: this.#crops.length },
+      metrics: { action_is_valid: valid, crops: this.#crops.length, ...targetHit(result.info.metrics) },
       valid,
       turn: this.#responses.length,
       cropsLeft: this.#options.maxCrops - this.#crops.length,
@@ -75,16 +83,17 @@ export class GroundedRewardSetWrapper extends EnvWrapper {
 
   /** Scores the episode so far with the reward set (what the last step's reward is). */
   score(): GroundedReward {
-    const { task: taskEnv, rewardSet, maxCrops } = this.#options;
+    const { task: taskEnv, rewardSet, maxCrops, frame = {} } = this.#options;
     const { task, size } = taskEnv.episode('score()');
     return scoreGroundedEpisode(rewardSet, {
       responses: this.#responses,
-      imageSize: size,
+      // Points as the model wrote them lie on the frame; crops are apart by pixels of the original.
+      imageSize: frameSize(frame, size),
       target: task,
       answerType: task.answerType,
       checker: taskEnv.checker(),
       maxCrops,
-      crops: this.#crops,
+      crops: this.#crops.map((point) => pointToOriginal(point, frame, size)),
     });
   }
 
@@ -112,6 +121,7 @@ export class GroundedRewardSetWrapper extends EnvWrapper {
     if (scored.signals.grounded !== undefined) metrics.grounded = scored.signals.grounded === 1;
     if (scored.signals.crops !== undefined) metrics.crops = scored.signals.crops;
     if (scored.signals.distinctCrops !== undefined) metrics.distinct_crops = scored.signals.distinctCrops;
+    Object.assign(metrics, targetHit(result.info.metrics));
     const info: EnvInfo = {
       ...this.#options.task.taskInfo(),
       rewardTerms: scored.terms,

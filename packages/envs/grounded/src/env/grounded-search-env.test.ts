@@ -1,5 +1,5 @@
 import { rmSync } from 'node:fs';
-import { checkEnv, FORCED_ANSWER_PREFIX, makeEnv, type EnvWrapper } from '@saccade/core';
+import { checkEnv, createTool, FORCED_ANSWER_PREFIX, makeEnv, type EnvWrapper } from '@saccade/core';
 import { decodeImage } from '@saccade/image';
 import type { StepResult } from '@saccade/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -109,6 +109,51 @@ describe('GroundedSearchEnv, single-turn and DeepEyes', () => {
     expect(() => new GroundedSearchEnv({ tasks, mode: 'single-turn', rewardSet: 'deepeyes' })).toThrow('expected a reward set for single-turn episodes');
     expect(() => new GroundedSearchEnv({ tasks, preset: 'huge' as 'web' })).toThrow('expected visual-search | web | auto');
     expect(() => new GroundedSearchEnv({ tasks, crop: { offset: 0 } })).toThrow('expected a positive integer (pixels)');
+  });
+});
+
+describe('GroundedSearchEnv in the frame the model sees (seenSize, cells)', () => {
+  it("reads calls as cells of an 8 × 8 grid: the oracle names the target's cell, crops are told apart in pixels of the original", async () => {
+    const env = new GroundedSearchEnv({ tasks: [await squareTask('square-1', 400, 300)], seenSize: { width: 8, height: 8 }, cells: true });
+    const reset = await env.reset({ seed: 0 });
+    expect(env.systemPrompt()).toContain('where (x, y) are a cell (column, row) of the 8 × 8 grid over the original image, counted from 0');
+    expect(reset.info).toMatchObject({ targetBox: [400, 300, 412, 312], toolSettings: { search_coordinate: { offset: 182, cropSize: 672, dot: false, seenSize: { width: 8, height: 8 }, cells: true } } });
+    // The square's centre (406, 306) of 800 × 600 lies in cell (4, 4).
+    const oracle = env.oracleResponse();
+    expect(oracle).toBe('<think>The answer is at (4, 4).</think>\n<tool_call>\n{"name": "search_coordinate", "arguments": {"coordinate": [4, 4]}}\n</tool_call>');
+    // The cell's middle (450, 337.5) ± 182 px holds the square.
+    const first = await env.step(oracle);
+    expect(first).toMatchObject({ info: { valid: true, cropsLeft: 3, metrics: { target_hit: true } } });
+    const off = await env.step(crop(8, 0));
+    expect(off.observation.text).toBe('<observation>\nError: "search_coordinate" failed: expected a cell [column, row] of whole numbers from [0, 0] to [7, 7], received [8, 0].\n</observation>');
+    // The next cell is 100 px away: a distinct point (1 apart in cells, under the 10 px of ViGoRL's rule); its crop holds the square too.
+    expect((await env.step(crop(5, 4))).info.metrics).toEqual({ action_is_valid: true, crops: 2, target_hit: true });
+    expect(env.crops).toEqual([{ x: 4, y: 4 }, { x: 5, y: 4 }]);
+    const final = await env.step(env.oracleResponse());
+    expect(final).toMatchObject({ reward: 1.2, terminated: true, info: { rewardTerms: { accuracy: 0.6, format: 0.4, cropBonus: 0.2 }, metrics: { success: true, crops: 2, distinct_crops: 2, target_hit: true }, points: [[450, 337.5], [550, 337.5]] } });
+    await env.close();
+  });
+
+  it("writes and checks points in pixels of the seen image; the oracle's point is the crop tool's lookAt", async () => {
+    const tasks = [await squareTask('square-1', 400, 300)];
+    const seenSize = { width: 128, height: 96 };
+    const env = new GroundedSearchEnv({ tasks, mode: 'single-turn', seenSize });
+    await env.reset({ seed: 0 });
+    expect(env.systemPrompt()).toContain('as a point (x, y) in integer pixels of the image as you see it, 128 × 96');
+    expect(env.oracleResponse()).toBe('<think>\nThe answer is at (65, 49).\n</think>\n<answer>B</answer>');
+    const tool = createTool('search_coordinate', { seenSize });
+    expect(await tool.lookAt!([400, 300, 412, 312], { images: tasks[0]!.images as never, regions: [undefined] })).toEqual({ coordinate: [65, 49] });
+    expect((await env.step(env.oracleResponse())).info).toMatchObject({ rewardTerms: { accuracy: 0.5, groundedFormat: 0.5 }, points: [[65, 49]] });
+    await env.reset({ seed: 0 });
+    // (406, 306) is on the original but not on the 128 × 96 image the model saw.
+    const off = await env.step('<think>\nThe square at (406, 306).\n</think>\n<answer>B</answer>');
+    expect(off.info).toMatchObject({ rewardTerms: { accuracy: 0.5, groundedFormat: 0 }, problems: ['no point of <think> lies on the 128 × 96 image'] });
+  });
+
+  it('refuses cells without a seen size and a seen size that is not two positive numbers', async () => {
+    const tasks = [await squareTask('square-1', 400, 300)];
+    expect(() => new GroundedSearchEnv({ tasks, cells: true })).toThrow('expected a seenSize with it');
+    expect(() => new GroundedSearchEnv({ tasks, seenSize: { width: 0, height: 8 } })).toThrow('expected {width, height}');
   });
 });
 

@@ -1,7 +1,9 @@
 import {
   ArrayTaskSource,
+  checkPointFrame,
   getAnswerChecker,
   oracleAnswer,
+  pointInFrame,
   POINT_CROP_PRESET_NAMES,
   resolveCropSettings,
   SEARCH_COORDINATE,
@@ -16,6 +18,7 @@ import {
   type ImageSize,
   type Point,
   type PointCropPresetName,
+  type PointFrame,
   type TaskSource,
   type VisionQATask,
   type VisionQATaskInput,
@@ -46,6 +49,15 @@ export interface GroundedSearchEnvOptions {
   preset?: PointCropPresetName | 'auto';
   /** Overrides of the preset's offset, crop size or dot. */
   crop?: Partial<CropSettings>;
+  /**
+   * The size the model sees the image at, when not the original's: its points (the calls, the
+   * `<think>` points, the oracle's) are in pixels of that size, and the crop tool scales them back,
+   * as the tool's own `seenSize` (the built-in model sees every image at its `imageSize`). Default:
+   * pixels of the original, ViGoRL's.
+   */
+  seenSize?: ImageSize;
+  /** Points name a cell [column, row] of the `seenSize` grid (its middle), as the built-in model's grid pointer writes them. Default false. */
+  cells?: boolean;
   /** Crops per episode (default 4: ViGoRL's image budget of the original + 4 crops). */
   maxCrops?: number;
   /** Turns per episode, crops and failed turns included (default maxCrops + 2). */
@@ -86,6 +98,8 @@ export class GroundedSearchEnv implements Env {
   readonly rewardSet: GroundedRewardSetName;
   readonly maxCrops: number;
   readonly maxTurns: number;
+  /** The frame the model writes points in (`seenSize`, `cells`). */
+  readonly frame: PointFrame;
   readonly #taskEnv: GroundedTaskEnv;
   readonly #rewards: GroundedRewardSetWrapper;
 
@@ -113,15 +127,16 @@ export class GroundedSearchEnv implements Env {
     const crop = options.crop ?? {};
     // Bad overrides fail here, not at the first reset.
     resolveCropSettings('web', crop);
+    this.frame = checkPointFrame({ ...(options.seenSize === undefined ? {} : { seenSize: options.seenSize }), ...(options.cells === undefined ? {} : { cells: options.cells }) });
     const checker = typeof options.checker === 'string' ? getAnswerChecker(options.checker) : options.checker;
     this.source = options.source ?? (options.taskFile !== undefined ? new TaskFileSource(options.taskFile) : new ArrayTaskSource(options.tasks!, { baseDirectory: options.baseDirectory }));
-    this.#taskEnv = new GroundedTaskEnv({ source: this.source, ownsSource: options.source === undefined, mode: this.mode, preset, crop, maxCrops: this.maxCrops, id: this.id, ...(checker === undefined ? {} : { checker }) });
+    this.#taskEnv = new GroundedTaskEnv({ source: this.source, ownsSource: options.source === undefined, mode: this.mode, preset, crop, maxCrops: this.maxCrops, frame: this.frame, id: this.id, ...(checker === undefined ? {} : { checker }) });
     // One call per turn, so the tool-use wrapper's own call limit never binds before the turn limit.
     const played: Env =
       this.mode === 'multi-turn'
         ? new ToolUseWrapper(this.#taskEnv, { tools: [SEARCH_COORDINATE], format: VIGORL_TOOL_FORMAT, budget: vigorlCropBudget(this.maxCrops), maxTurns: this.maxTurns, maxToolCalls: this.maxTurns })
         : this.#taskEnv;
-    this.#rewards = new GroundedRewardSetWrapper(played, { task: this.#taskEnv, rewardSet: this.rewardSet, maxCrops: this.maxCrops, maxTurns: this.maxTurns });
+    this.#rewards = new GroundedRewardSetWrapper(played, { task: this.#taskEnv, rewardSet: this.rewardSet, maxCrops: this.maxCrops, maxTurns: this.maxTurns, frame: this.frame });
   }
 
   systemPrompt(): string {
@@ -143,7 +158,7 @@ export class GroundedSearchEnv implements Env {
     return { ...this.#taskEnv.episode('cropSettings').crop };
   }
 
-  /** Crops taken so far in this episode. */
+  /** Crops taken so far in this episode, as the model wrote their points (in its frame). */
   get crops(): Point[] {
     this.#taskEnv.episode('crops');
     return this.#rewards.crops;
@@ -164,12 +179,15 @@ export class GroundedSearchEnv implements Env {
 
   /**
    * A correct response for the current state, when the task says where its answer lies: single
-   * turn, one step at the target's centre and the answer; multi turn, a crop there first.
+   * turn, one step at the target's centre and the answer; multi turn, a crop there first. The
+   * point is written in the env's frame, as the crop tool's `lookAt` writes it.
    */
   oracleResponse(): string {
     const episode = this.#taskEnv.episode('oracleResponse()');
     const box = targetBoxOf(episode.task);
-    const centre = box === undefined ? { x: Math.floor(episode.size.width / 2), y: Math.floor(episode.size.height / 2) } : { x: Math.round((box[0] + box[2]) / 2), y: Math.round((box[1] + box[3]) / 2) };
+    const { size } = episode;
+    const original = box === undefined ? { x: Math.floor(size.width / 2), y: Math.floor(size.height / 2) } : { x: (box[0] + box[2]) / 2, y: (box[1] + box[3]) / 2 };
+    const centre = pointInFrame(original, this.frame, size);
     const answer = oracleAnswer(episode.task);
     const step = `The answer is at (${centre.x}, ${centre.y}).`;
     if (this.mode === 'multi-turn' && this.#rewards.crops.length === 0 && this.maxCrops > 0) {

@@ -8,11 +8,13 @@ import {
   resolveCropSettings,
   SEARCH_COORDINATE,
   singleTurnSystemPrompt,
+  targetBoxOf,
   TaskFileError,
   type AnswerChecker,
   type CropSettings,
   type ImageSize,
   type PointCropPresetName,
+  type PointFrame,
   type TaskSource,
   type VisionQATask,
 } from '@saccade/core';
@@ -29,6 +31,8 @@ export interface GroundedTaskEnvOptions {
   preset: PointCropPresetName | 'auto';
   crop: Partial<CropSettings>;
   maxCrops: number;
+  /** The frame the model writes points in (the crop tool reads its calls in it). */
+  frame: PointFrame;
   checker?: AnswerChecker;
   id: string;
 }
@@ -62,7 +66,8 @@ export class GroundedTaskEnv implements Env {
   }
 
   systemPrompt(): string {
-    return this.#options.mode === 'single-turn' ? singleTurnSystemPrompt() : multiTurnSystemPrompt({ maxCrops: this.#options.maxCrops });
+    const { frame } = this.#options;
+    return this.#options.mode === 'single-turn' ? singleTurnSystemPrompt({ frame }) : multiTurnSystemPrompt({ maxCrops: this.#options.maxCrops, frame });
   }
 
   /** The current episode; throws before the first reset. */
@@ -92,8 +97,15 @@ export class GroundedTaskEnv implements Env {
     this.#episode = { task, index, seed: episodeSeed, image, size: dimensions, crop };
     const multiTurn = this.#options.mode === 'multi-turn';
     const info: EnvInfo = { ...this.taskInfo(), imageBudget: multiTurn ? this.#options.maxCrops + 1 : 1, cropsLeft: multiTurn ? this.#options.maxCrops : 0, imageSize: dimensions };
-    // The crop of this task's preset, made by the tool's registered factory (ToolUseWrapper reads this).
-    if (multiTurn) info.toolSettings = { [SEARCH_COORDINATE]: { offset: crop.offset, cropSize: crop.cropSize, dot: crop.dot } };
+    if (multiTurn) {
+      // The crop of this task's preset, made by the tool's registered factory (ToolUseWrapper reads this), in
+      // the env's point frame always: the env scores the points in it, whatever settings the tool was registered with.
+      const { seenSize = dimensions, cells = false } = this.#options.frame;
+      info.toolSettings = { [SEARCH_COORDINATE]: { offset: crop.offset, cropSize: crop.cropSize, dot: crop.dot, seenSize: { ...seenSize }, cells } };
+      // Where the answer lies, when the task says: ToolUseWrapper marks the crops that hold it (metric target_hit).
+      const box = targetBoxOf(task);
+      if (box !== undefined) info.targetBox = [...box];
+    }
     return { observation: { text: groundedTaskPrompt(task), images: [image] }, info };
   }
 

@@ -1,4 +1,4 @@
-import { getTaskSourceSpec, makeTaskSource, registerEnv, TaskFileSource, VISION_QA_ID, type TaskSource, type TaskSourceSpec } from '@saccade/core';
+import { getTaskSourceSpec, makeTaskSource, registerEnv, SEARCH_COORDINATE, TaskFileSource, VISION_QA_ID, type TaskSource, type TaskSourceSpec } from '@saccade/core';
 import { InvalidArgumentError, InvalidStateError } from '@saccade/spec';
 import { GroundedSearchEnv, type GroundedSearchEnvOptions } from './grounded-search-env';
 
@@ -91,6 +91,7 @@ export function registerGroundingEnvs(): void {
       {
         id,
         description,
+        usesTools: [SEARCH_COORDINATE],
         create: (options) => {
           const sourceId = GROUNDING_TASK_SOURCES[id]!;
           const { source, env } = splitOptions(taskSourceSpec(id, sourceId), options);
@@ -104,6 +105,7 @@ export function registerGroundingEnvs(): void {
     {
       id: GROUNDED_SEARCH_ID,
       description: "ViGoRL's grounded search over a task file or tasks (V*Bench, ScreenSpot): single- or multi-turn, the crop preset picked per task.",
+      usesTools: [SEARCH_COORDINATE],
       create: (options) => new GroundedSearchEnv({ ...options, id: GROUNDED_SEARCH_ID }),
     },
     { override: true },
