@@ -155,6 +155,19 @@ describe('model config', () => {
     });
   });
 
+  test("the grounded example: the recipe's task, crop and model on ViGoRL's env, its points in the model's 8 × 8 frame, no run-level tools", async () => {
+    const grounded = await loadTrainConfig(fileURLToPath(new URL('../examples/visual-search-grounded.yaml', import.meta.url)), {}, 'visual-search');
+    expect(grounded.env).toEqual({
+      id: 'saccade/GroundedVisualSearch-v1',
+      options: { level: 'anywhere', seenSize: { width: 8, height: 8 }, cells: true, crop: { cropSize: 128 }, maxCrops: 3 },
+      maxTurns: 4,
+    });
+    expect(grounded.tools).toEqual([]);
+    expect(grounded.sft).toMatchObject({ steps: 120, batchSize: 32, learningRate: 0.003, maxTokens: 160 });
+    expect(grounded.grpo).toMatchObject({ steps: 20, maxTokens: 160 });
+    expect(resolveModelConfig(grounded.model, new Tokenizer())).toMatchObject({ imageSize: 128, patchSize: 16, maxSequenceLength: 1024, vision: { pointer: true, readout: 'conv' } });
+  });
+
   test("a run's config.yaml in the flat form (runs made before the vision switches were grouped) gives the grouped recipe's model; a bad value names its field", async () => {
     const file = join(scratch, 'flat.yaml');
     // The visual-search-grid recipe's model section as runs made before the grouping recorded it.
