@@ -1,5 +1,5 @@
 import { clipBox, crop, drawPoints, recordedImageSize } from '@saccade/image';
-import { defineTool } from '@saccade/core';
+import { defineTool, pointInFrame, pointToOriginal, type PointFrame } from '@saccade/core';
 import { InvalidArgumentError, type ImageBox, type ImageData, type Tool } from '@saccade/spec';
 import { z } from 'zod';
 import { checkSeenSize, formatNumber, originalImage, type SeenSize, type Size } from './seen-size';
@@ -72,8 +72,8 @@ export function createPointCropTool({ name = 'search_coordinate', offset = 182, 
       if (cells && !(Number.isInteger(x) && Number.isInteger(y) && x >= 0 && y >= 0 && x < view.columns && y < view.rows)) {
         throw new Error(`expected a cell [column, row] of whole numbers from [0, 0] to [${view.columns - 1}, ${view.rows - 1}], received [${coordinate.map(formatNumber).join(', ')}]`);
       }
-      const px = view.x1 + (cells ? x + 0.5 : x) * view.scaleX;
-      const py = view.y1 + (cells ? y + 0.5 : y) * view.scaleY;
+      const inView = pointToOriginal({ x, y }, view.points, view.size);
+      const [px, py] = [view.x1 + inView.x, view.y1 + inView.y];
       // The far edges count as inside: on a coarse frame (8 × 8) the last grid line is the image's edge.
       if (!(px >= view.x1 && py >= view.y1 && px <= view.x2 && py <= view.y2)) {
         throw new Error(`expected a point inside ${where} or on its edge, received [${coordinate.map(formatNumber).join(', ')}]`);
@@ -92,16 +92,14 @@ export function createPointCropTool({ name = 'search_coordinate', offset = 182, 
     async lookAt([x1, y1, x2, y2], { images, regions }) {
       const { size } = await originalImage(images, seenSize);
       const view = await viewOf(images, regions, size);
-      const [cx, cy] = [((x1 + x2) / 2 - view.x1) / view.scaleX, ((y1 + y2) / 2 - view.y1) / view.scaleY];
-      if (!cells) return { coordinate: [Math.round(cx), Math.round(cy)] };
-      const cell = (value: number, count: number) => Math.min(count - 1, Math.max(0, Math.floor(value)));
-      return { coordinate: [cell(cx, view.columns), cell(cy, view.rows)] };
+      const point = pointInFrame({ x: (x1 + x2) / 2 - view.x1, y: (y1 + y2) / 2 - view.y1 }, view.points, view.size);
+      return { coordinate: [point.x, point.y] };
     },
   });
 
   /**
-   * The frame the coordinates are in: the part of the original it shows (x1…y2, original pixels),
-   * original pixels per unit of the frame, and its size in cells (with `cells`). With frame
+   * The frame the coordinates are in: the part of the original it shows (x1…y2, original pixels,
+   * and its size), the point frame over it (the seen size, cells or not), and its size in cells. With frame
    * 'latest' and a latest image that is a crop of known region, that crop; else the original.
    */
   async function viewOf(images: readonly ImageData[], regions: readonly (ImageBox | undefined)[] | undefined, size: Size) {
@@ -110,7 +108,9 @@ export function createPointCropTool({ name = 'search_coordinate', offset = 182, 
     const [x1, y1, x2, y2] = region ?? [0, 0, size.width, size.height];
     const shown = region === undefined ? size : await recordedImageSize(images[last]!);
     const seen = typeof seenSize === 'function' ? seenSize(shown) : (seenSize ?? shown);
-    return { x1, y1, x2, y2, scaleX: (x2 - x1) / seen.width, scaleY: (y2 - y1) / seen.height, columns: Math.round(seen.width), rows: Math.round(seen.height) };
+    // The frame over the view's part of the original: core's mapping, the one the grounded envs score points with.
+    const points: PointFrame = { seenSize: seen, cells };
+    return { x1, y1, x2, y2, size: { width: x2 - x1, height: y2 - y1 }, points, columns: Math.round(seen.width), rows: Math.round(seen.height) };
   }
 }
 
