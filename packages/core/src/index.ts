@@ -1,5 +1,5 @@
 // Env registry.
-export { ENV_ID_PATTERN, getEnvSpec, listEnvs, makeEnv, registerEnv, unregisterEnv } from './registry/env-registry';
+export { ENV_ID_PATTERN, envToolsConflict, getEnvSpec, listEnvs, makeEnv, registerEnv, unregisterEnv } from './registry/env-registry';
 export type { MakeEnvSettings, RegisterEnvOptions } from './registry/env-registry';
 
 // Wrappers.

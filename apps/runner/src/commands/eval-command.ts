@@ -1,12 +1,11 @@
 import { basename } from 'node:path';
 import { OracleNotFoundError, TrajectoryFileError } from '@saccade/agents';
-import { ToolNotFoundError } from '@saccade/core';
+import { envToolsConflict, ToolNotFoundError } from '@saccade/core';
 import { trajectorySuccess } from '@saccade/rollout';
 import { EnvNotFoundError, SaccadeError, type RunEvent } from '@saccade/spec';
 import { Command } from 'commander';
 import { parseToolOptions, registerBuiltinTools } from '../builtin-tools';
 import { ConfigError } from '../config-error';
-import { envToolsConflict } from '../env-factory';
 import { loadPlugins, requestedPlugins } from '../plugins';
 import { createEvalAgent, type EvalAgent } from '../eval/eval-agent';
 import type { EvalConfig } from '../eval/eval-config';

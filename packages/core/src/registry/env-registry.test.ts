@@ -4,7 +4,7 @@ import { GuessNumberEnv } from '../testing';
 import type { EnvWrapper } from '../wrappers/env-wrapper';
 import { OrderEnforcing } from '../wrappers/order-enforcing';
 import { TimeLimit } from '../wrappers/time-limit';
-import { getEnvSpec, listEnvs, makeEnv, registerEnv, unregisterEnv } from './env-registry';
+import { envToolsConflict, getEnvSpec, listEnvs, makeEnv, registerEnv, unregisterEnv } from './env-registry';
 import { suggestIds } from './suggest-ids';
 
 const ids = ['test/GuessNumber-v1', 'test/GuessNumber-v2', 'other/Sokoban-v1'];
@@ -116,6 +116,21 @@ describe('makeEnv', () => {
   test('a factory that does not return an Env is reported', () => {
     registerEnv({ id: 'test/GuessNumber-v1', create: () => ({}) as GuessNumberEnv });
     expect(() => makeEnv('test/GuessNumber-v1')).toThrow("expected a factory that returns an Env with specificationVersion 'v1'");
+  });
+});
+
+describe('envToolsConflict', () => {
+  test("names the tools an env calls in its own loop (its spec's usesTools); other tools and other envs pass", () => {
+    registerEnv({ id: 'test/OwnLoop-v1', create: () => new GuessNumberEnv(), usesTools: ['search_coordinate'] }, { override: true });
+    try {
+      expect(envToolsConflict('test/OwnLoop-v1', ['image_zoom_in_tool', 'search_coordinate'])).toBe(
+        'tools: test/OwnLoop-v1 calls search_coordinate in its own tool loop; expected tools it does not call itself, received ["image_zoom_in_tool","search_coordinate"]. Drop search_coordinate from tools: the env runs it with its own options (for the grounded envs: seenSize, cells, crop, maxCrops).',
+      );
+      expect(envToolsConflict('test/OwnLoop-v1', ['image_zoom_in_tool'])).toBeUndefined();
+      expect(envToolsConflict('test/Nowhere-v1', ['search_coordinate'])).toBeUndefined();
+    } finally {
+      unregisterEnv('test/OwnLoop-v1');
+    }
   });
 });
 

@@ -69,6 +69,19 @@ export function getEnvSpec(id: string): EnvSpec | undefined {
   return registry().get(id);
 }
 
+/**
+ * Why `tools` cannot be given to the env `envId` in a tool loop around it, or undefined when they
+ * can: the env calls some of them in a tool loop of its own (its spec's `usesTools`: the grounded
+ * envs crop in ViGoRL's format), and a second loop around it would take those calls before the
+ * env's own saw them. Runners check it before they wrap an env with `ToolUseWrapper`.
+ */
+export function envToolsConflict(envId: string, tools: readonly string[]): string | undefined {
+  const own = registry().get(envId)?.usesTools ?? [];
+  const both = tools.filter((name) => own.includes(name));
+  if (both.length === 0) return undefined;
+  return `tools: ${envId} calls ${both.join(', ')} in its own tool loop; expected tools it does not call itself, received ${JSON.stringify(tools)}. Drop ${both.join(', ')} from tools: the env runs it with its own options (for the grounded envs: seenSize, cells, crop, maxCrops).`;
+}
+
 /** How `makeEnv` wraps the env it creates: the turn limit and order enforcing. */
 export interface MakeEnvSettings {
   /** Overrides the spec's `maxTurns`; `null` turns the time limit off. */

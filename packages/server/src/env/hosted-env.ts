@@ -1,4 +1,4 @@
-import { makeEnv, ToolUseWrapper } from '@saccade/core';
+import { envToolsConflict, makeEnv, ToolUseWrapper } from '@saccade/core';
 import type { Env } from '@saccade/spec';
 import type { ResolvedEnvConfig } from './vagen-env-configs';
 
@@ -21,6 +21,8 @@ export interface HostedEnv {
  * envs here, so a config means the same env whichever protocol sent it.
  */
 export function createHostedEnv(config: ResolvedEnvConfig): HostedEnv {
+  const conflict = config.tools === undefined ? undefined : envToolsConflict(config.envId, config.tools);
+  if (conflict !== undefined) throw new Error(conflict);
   const env = makeEnv(config.envId, config.options, config.maxTurns === undefined ? {} : { maxTurns: config.maxTurns });
   let wrapped = env;
   if (config.tools !== undefined) {
