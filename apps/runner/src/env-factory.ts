@@ -1,4 +1,4 @@
-import { envToolsConflict, makeEnv, ToolUseWrapper, type LookingOracleOptions, type ToolRewards } from '@saccade/core';
+import { makeEnv, ToolUseWrapper, type LookingOracleOptions, type ToolRewards } from '@saccade/core';
 import type { RolloutPrompt } from '@saccade/rollout';
 import type { Env } from '@saccade/spec';
 
@@ -18,8 +18,6 @@ export function envFactory({
   lookingOracle?: LookingOracleOptions;
 }): (prompt: RolloutPrompt) => Env {
   return (prompt) => {
-    const conflict = envToolsConflict(prompt.envId, tools);
-    if (conflict !== undefined) throw new Error(conflict);
     const env = makeEnv(prompt.envId, prompt.envOptions ?? {}, maxTurns === undefined ? {} : { maxTurns });
     if (tools.length === 0) return env;
     return new ToolUseWrapper(env, {

@@ -48,7 +48,7 @@ export {
   singleTurnSystemPrompt,
 } from './grounding/grounded-prompts';
 export { vigorlCropBudget, VIGORL_TOOL_FORMAT } from './grounding/vigorl-tool-format';
-export { checkPointFrame, frameSize, pointInFrame, pointToOriginal } from './grounding/point-frame';
+export { checkPointFrame, frameSize, isImageSize, pointInFrame, pointToOriginal } from './grounding/point-frame';
 export type { PointFrame } from './grounding/point-frame';
 
 // Seeded random numbers.

@@ -14,13 +14,17 @@ export interface PointFrame {
   cells?: boolean;
 }
 
+/** A `{width, height}` of two positive finite numbers (a size that may come from JSON or YAML). */
+export function isImageSize(value: unknown): value is ImageSize {
+  const { width, height } = (value ?? {}) as Partial<Record<'width' | 'height', unknown>>;
+  return [width, height].every((side) => typeof side === 'number' && Number.isFinite(side) && side > 0);
+}
+
 /** Refuses a frame that is not {seenSize?: {width, height} > 0, cells?: boolean} (env options may come from YAML). */
 export function checkPointFrame(frame: PointFrame): PointFrame {
   const { seenSize, cells } = frame;
-  if (seenSize !== undefined) {
-    const { width, height } = (seenSize ?? {}) as Partial<ImageSize>;
-    const valid = [width, height].every((side) => typeof side === 'number' && Number.isFinite(side) && side > 0);
-    if (!valid) throw new InvalidArgumentError({ argument: 'seenSize', expected: '{width, height}: the size the model sees the image at, in positive numbers', value: seenSize });
+  if (seenSize !== undefined && !isImageSize(seenSize)) {
+    throw new InvalidArgumentError({ argument: 'seenSize', expected: '{width, height}: the size the model sees the image at, in positive numbers', value: seenSize });
   }
   if (cells !== undefined && typeof cells !== 'boolean') throw new InvalidArgumentError({ argument: 'cells', expected: 'true or false', value: cells });
   if (cells === true && seenSize === undefined) throw new InvalidArgumentError({ argument: 'cells', expected: 'a seenSize with it (the grid the cells are of)', value: cells });

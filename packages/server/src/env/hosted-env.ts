@@ -21,7 +21,7 @@ export interface HostedEnv {
  * envs here, so a config means the same env whichever protocol sent it.
  */
 export function createHostedEnv(config: ResolvedEnvConfig): HostedEnv {
-  const conflict = config.tools === undefined ? undefined : envToolsConflict(config.envId, config.tools);
+  const conflict = envToolsConflict(config.envId, config.tools ?? []);
   if (conflict !== undefined) throw new Error(conflict);
   const env = makeEnv(config.envId, config.options, config.maxTurns === undefined ? {} : { maxTurns: config.maxTurns });
   let wrapped = env;

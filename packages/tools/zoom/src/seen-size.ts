@@ -1,3 +1,4 @@
+import { isImageSize } from '@saccade/core';
 import { recordedImageSize } from '@saccade/image';
 import { InvalidArgumentError, type ImageData } from '@saccade/spec';
 
@@ -19,8 +20,7 @@ export type SeenSize = ((original: Size) => Size) | Size;
 /** Refuses a fixed seen size that is not two positive numbers (settings may come from JSON). */
 export function checkSeenSize(seenSize: unknown): SeenSize | undefined {
   if (seenSize === undefined || typeof seenSize === 'function') return seenSize as SeenSize | undefined;
-  const { width, height } = (seenSize ?? {}) as Partial<Size>;
-  if (typeof width === 'number' && typeof height === 'number' && width > 0 && height > 0 && Number.isFinite(width) && Number.isFinite(height)) return { width, height };
+  if (isImageSize(seenSize)) return { width: seenSize.width, height: seenSize.height };
   throw new InvalidArgumentError({ argument: 'seenSize', expected: 'a function of the original size, or {width, height} in pixels', value: seenSize });
 }
 

@@ -3,6 +3,7 @@ import {
   getAnswerChecker,
   groundedTaskPrompt,
   drawTask,
+  frameSize,
   multiTurnSystemPrompt,
   presetForTask,
   resolveCropSettings,
@@ -100,8 +101,8 @@ export class GroundedTaskEnv implements Env {
     if (multiTurn) {
       // The crop of this task's preset, made by the tool's registered factory (ToolUseWrapper reads this), in
       // the env's point frame always: the env scores the points in it, whatever settings the tool was registered with.
-      const { seenSize = dimensions, cells = false } = this.#options.frame;
-      info.toolSettings = { [SEARCH_COORDINATE]: { offset: crop.offset, cropSize: crop.cropSize, dot: crop.dot, seenSize: { ...seenSize }, cells } };
+      const { frame } = this.#options;
+      info.toolSettings = { [SEARCH_COORDINATE]: { offset: crop.offset, cropSize: crop.cropSize, dot: crop.dot, seenSize: { ...frameSize(frame, dimensions) }, cells: frame.cells ?? false } };
       // Where the answer lies, when the task says: ToolUseWrapper marks the crops that hold it (metric target_hit).
       const box = targetBoxOf(task);
       if (box !== undefined) info.targetBox = [...box];
